@@ -1,0 +1,76 @@
+# One command to serve the site, one to test it; each sets up what it needs first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+# The first Python >= 3.12 found: PYTHON=... wins, then python3.13/3.12 on PATH, then pyenv's.
+PYENV_ROOT ?= $(HOME)/.pyenv
+PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
+	$$(ls -d $(PYENV_ROOT)/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV); do \
+	p=$$(command -v $$c 2>/dev/null) || continue; \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
+
+RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key
+
+.PHONY: help run dev test test-postgres lint migrate clean check-python
+
+help:
+	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
+	@echo "make test   - set up and run every test"
+	@echo "make test-postgres - the suite (no browser) on PostgreSQL at POSTGRES_URL"
+	@echo "make dev    - Django's development server with DEBUG on"
+	@echo "make lint   - ruff"
+
+check-python:
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "error: Python 3.12 or newer is needed (Django 6.1). Install it, or run make PYTHON=/path/to/python3.12" >&2; \
+		exit 1; fi
+
+$(BIN)/python: | check-python
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+var/secret_key: | $(BIN)/python
+	mkdir -p var
+	umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+migrate: $(VENV)/.runtime var/secret_key
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
+	$(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--access-logfile - --forwarded-allow-ips=""
+
+dev: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The same suite against PostgreSQL (DATABASE_URL), less the browser journeys.
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+test-postgres: $(VENV)/.dev
+	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,112 @@
+"""The accounts forms: sign-up, the display-name change, and Django's auth forms with our focus.
+
+Passwords are checked by Django (``settings.AUTH_PASSWORD_VALIDATORS``); these forms add what
+our ``User`` needs on top: a display name people see, and an e-mail address that finds one
+account when its owner forgets the password.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.base_user import BaseUserManager
+from django.contrib.auth.forms import (
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
+
+from accounts.models import User
+
+DISPLAY_NAME_HELP = "Shown to other players and in the high scores. Up to 30 characters."
+DISPLAY_NAME_REQUIRED = "Enter a display name — it is what other players see."
+DISPLAY_NAME_INVISIBLE = (
+    "Use letters, numbers, spaces, punctuation or emoji only — "
+    "no tabs, line breaks or invisible characters."
+)
+USERNAME_HELP = "You log in with it. Letters, digits and @ . + - _ only; up to 150 characters."
+EMAIL_HELP = "Only used to send you a link if you forget your password."
+EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
+EMAIL_TAKEN = (
+    "An account with this e-mail address already exists. "
+    "Log in, or reset the password if you have forgotten it."
+)
+
+
+def email_in_use(email: str) -> bool:
+    """Whether an account already has this address, whatever the letter case."""
+    return User.objects.filter(email__iexact=email).exists()
+
+
+def validate_display_name(name: str) -> None:
+    """Reject characters that print nothing, so every name in a list or table can be read.
+
+    Invisible and direction-changing characters (zero-width space, right-to-left override)
+    would let one player's name look like another's or scramble the high-score table.
+    """
+    if not name.isprintable():
+        raise forms.ValidationError(DISPLAY_NAME_INVISIBLE, code="invisible")
+
+
+def describe_display_name(field: forms.Field) -> None:
+    """Give a display-name field its help text, its checks and the message for a blank name.
+
+    The form field strips spaces, so a name of only spaces is blank and gets this message too.
+    """
+    field.help_text = DISPLAY_NAME_HELP
+    field.error_messages["required"] = DISPLAY_NAME_REQUIRED
+    field.validators.append(validate_display_name)
+    field.widget.attrs["autocomplete"] = "nickname"
+
+
+class SignUpForm(UserCreationForm):
+    """A new player: username, display name, e-mail and a password Django's validators accept."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = USERNAME_HELP
+        describe_display_name(self.fields["display_name"])
+        email = self.fields["email"]
+        email.required = True
+        email.help_text = EMAIL_HELP
+        email.error_messages["required"] = EMAIL_REQUIRED
+        email.widget.attrs["autocomplete"] = "email"
+
+    def clean_email(self) -> str:
+        email = BaseUserManager.normalize_email(self.cleaned_data["email"])
+        if email_in_use(email):
+            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
+        return email
+
+
+class DisplayNameForm(forms.ModelForm):
+    """The one thing a player changes on the account page: the name others see."""
+
+    class Meta:
+        model = User
+        fields = ("display_name",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        describe_display_name(self.fields["display_name"])
+
+
+class ResetRequestForm(PasswordResetForm):
+    """Django's password-reset request, with the cursor in the e-mail box."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].widget.attrs["autofocus"] = True
+
+
+class NewPasswordForm(SetPasswordForm):
+    """Django's set-password form for the reset link, with the cursor in the first box."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_password1"].widget.attrs["autofocus"] = True

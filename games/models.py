@@ -1,0 +1,155 @@
+"""What a game keeps: its players' seats and cards, the turn in progress, and a log of moves.
+
+Everything needed to resume a game exactly lives here; the rules themselves live in
+``games.rules``. ``Game.version`` rises with every state change, so a stale request is caught.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games import rules
+
+
+class GameKind(models.TextChoices):
+    CLASSIC = rules.CLASSIC.key, rules.CLASSIC.name
+    TRIPLE = rules.TRIPLE.key, rules.TRIPLE.name
+
+
+class GameStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    FINISHED = "finished", "Finished"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "Person"
+    COMPUTER = "computer", "Computer"
+
+
+class Game(models.Model):
+    kind = models.CharField(max_length=16, choices=GameKind, default=GameKind.CLASSIC)
+    status = models.CharField(max_length=16, choices=GameStatus, default=GameStatus.IN_PROGRESS)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_games"
+    )
+    # The turn in progress: whose seat, what is on the table, which dice are held.
+    current_seat = models.PositiveSmallIntegerField(default=0)
+    round = models.PositiveSmallIntegerField(default=1)
+    dice = models.JSONField(default=list, blank=True)
+    held = models.JSONField(default=list, blank=True)
+    rolls_used = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [
+            models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_status")
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rolls_used__lte=rules.MAX_ROLLS), name="game_rolls_used_at_most_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=GameStatus.values), name="game_status_valid"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=GameKind.values), name="game_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.get_status_display()})"
+
+    @property
+    def rules_kind(self) -> rules.GameKind:
+        return rules.KINDS[self.kind]
+
+    @property
+    def is_in_progress(self) -> bool:
+        return self.status == GameStatus.IN_PROGRESS
+
+    def turn(self) -> rules.Turn:
+        """The turn in progress as the rules engine sees it."""
+        if not self.dice:
+            return rules.Turn()
+        held = tuple(self.held) if len(self.held) == rules.DICE_COUNT else rules.NO_HOLD
+        return rules.Turn(dice=tuple(self.dice), held=held, rolls_used=self.rolls_used)
+
+    def set_turn(self, turn: rules.Turn) -> None:
+        self.dice = list(turn.dice) if turn.dice is not None else []
+        self.held = list(turn.held) if turn.dice is not None else []
+        self.rolls_used = turn.rolls_used
+
+
+class Seat(models.Model):
+    """A player's place in a game: who sits there, and their score card."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=SeatKind, default=SeatKind.HUMAN)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    display_name = models.CharField(max_length=30)
+    # One mapping of box key -> points per column of the game kind.
+    cards = models.JSONField(default=list)
+    yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    # Stored when the game finishes, so high scores never recompute cards.
+    grand_total = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+        ]
+        indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} in game {self.game_id}"
+
+    def sheet(self, kind: rules.GameKind) -> rules.Sheet:
+        cards = tuple(self.cards) if self.cards else ()
+        return rules.Sheet(kind=kind, cards=cards, yahtzee_bonuses=self.yahtzee_bonuses)
+
+    def set_sheet(self, sheet: rules.Sheet) -> None:
+        self.cards = [dict(card) for card in sheet.cards]
+        self.yahtzee_bonuses = sheet.yahtzee_bonuses
+
+
+class MoveAction(models.TextChoices):
+    ROLL = "roll", "Roll"
+    SCORE = "score", "Score"
+
+
+class Move(models.Model):
+    """One entry in a game's log: every roll and every scoring, in order."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=8, choices=MoveAction)
+    dice = models.JSONField()
+    held = models.JSONField(default=list, blank=True)
+    roll_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    column = models.PositiveSmallIntegerField(null=True, blank=True)
+    box = models.CharField(max_length=20, blank=True)
+    points = models.SmallIntegerField(null=True, blank=True)
+    yahtzee_bonus = models.PositiveSmallIntegerField(default=0)
+    joker = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.action} #{self.seq} in game {self.game_id}"

@@ -1,0 +1,230 @@
+"""Pages of the game: the front page, the dashboard, and the game table with its actions.
+
+Views stay thin: parse the form, call one service, render the whole page or, for HTMX, the
+``game`` partial. Errors a player can cause are mapped to a message and a status in one place,
+``game_action``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import User
+from games import rules, services
+from games.models import Game, GameKind, GameStatus, Seat
+from games.presenters import table_context
+
+
+class BadInput(Exception):
+    """A request whose form data is malformed (not something the page itself would send)."""
+
+
+ERROR_STATUS: dict[type[Exception], int] = {
+    BadInput: 400,
+    rules.IllegalMove: 400,
+    services.StaleGame: 409,
+    services.NotYourTurn: 409,
+    services.GameNotInProgress: 409,
+}
+
+
+def _status_for(error: Exception) -> int:
+    return next(status for kind, status in ERROR_STATUS.items() if isinstance(error, kind))
+
+
+GameAction = Callable[[HttpRequest, int], "services.Table | HttpResponse"]
+
+
+def game_action(action: GameAction) -> Callable[[HttpRequest, int], HttpResponse]:
+    """Run an action on a game and answer with the table: a partial for HTMX, else a redirect.
+
+    Errors the player can cause answer with the current table and a message (400 or 409), and
+    change nothing, because every service runs in one transaction.
+    """
+
+    @wraps(action)
+    def view(request: HttpRequest, game_id: int) -> HttpResponse:
+        user: User = request.user  # type: ignore[assignment]
+        try:
+            result = action(request, game_id)
+        except services.GameNotFound as exc:
+            raise Http404(str(exc)) from exc
+        except tuple(ERROR_STATUS) as exc:
+            table = _load_or_404(game_id, user)
+            return render_table(request, table, message=str(exc), status=_status_for(exc))
+        if isinstance(result, HttpResponse):
+            return result
+        if request.htmx:
+            return render_table(request, result)
+        return redirect("games:play", game_id=game_id)
+
+    return login_required(require_POST(view))
+
+
+def _load_or_404(game_id: int, user: User) -> services.Table:
+    try:
+        return services.load_table(game_id=game_id, user=user)
+    except services.GameNotFound as exc:
+        raise Http404(str(exc)) from exc
+
+
+def render_table(
+    request: HttpRequest,
+    table: services.Table,
+    *,
+    message: str = "",
+    confirm: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = table_context(table, viewer=request.user, message=message, confirm=confirm)
+    template = "games/play.html#game" if request.htmx else "games/play.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- Parsing what the game form sends ------------------------------------------------------
+
+
+def _version(request: HttpRequest) -> int:
+    try:
+        return int(request.POST["version"])
+    except (KeyError, ValueError) as exc:
+        raise BadInput("The request was incomplete; here is the game as it is now.") from exc
+
+
+def _held(request: HttpRequest) -> list[bool]:
+    """The dice to hold, sent as die indexes 0..4 (the checked boxes of the dice)."""
+    values = request.POST.getlist("held")
+    try:
+        indexes = {int(value) for value in values}
+    except ValueError as exc:
+        raise BadInput("Dice to hold must be numbered 1 to 5.") from exc
+    if len(indexes) != len(values) or not indexes <= set(range(rules.DICE_COUNT)):
+        raise BadInput("Dice to hold must be numbered 1 to 5, each at most once.")
+    return [i in indexes for i in range(rules.DICE_COUNT)]
+
+
+def _slot(value: str) -> tuple[str, int]:
+    """A score button's value: a box key, or ``key:column`` on a card with several columns."""
+    box, _, column = value.partition(":")
+    try:
+        return box, int(column or 0)
+    except ValueError as exc:
+        raise BadInput("There is no such column.") from exc
+
+
+# --- Pages -----------------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    games = services.games_of(user).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    )
+    unfinished = games.filter(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
+    finished = games.exclude(status=GameStatus.IN_PROGRESS).order_by("-updated_at")[:20]
+    context = {
+        "unfinished": [_game_summary(game, user) for game in unfinished],
+        "finished": [_game_summary(game, user) for game in finished],
+        "kinds": GameKind.choices,
+    }
+    return render(request, "games/dashboard.html", context)
+
+
+def _game_summary(game: Game, user: User) -> dict[str, Any]:
+    seat = next(seat for seat in game.seats.all() if seat.user_id == user.pk)
+    sheet = seat.sheet(game.rules_kind)
+    return {
+        "game": game,
+        "score": seat.grand_total if seat.grand_total is not None else sheet.grand_total,
+        "boxes_filled": sheet.boxes_filled,
+        "rounds": game.rules_kind.rounds,
+    }
+
+
+@login_required
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    kind = request.POST.get("kind", GameKind.CLASSIC)
+    if kind not in GameKind.values:
+        raise Http404("There is no such kind of game.")
+    game = services.start_game(owner=request.user, kind=kind)  # type: ignore[arg-type]
+    url = reverse("games:play", kwargs={"game_id": game.pk})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+@login_required
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    return render_table(request, _load_or_404(game_id, request.user))  # type: ignore[arg-type]
+
+
+# --- Actions ---------------------------------------------------------------------------------
+
+
+@game_action
+def hold(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
+    table = services.set_held(
+        game_id=game_id, user=request.user, version=_version(request), held=_held(request)
+    )
+    if request.htmx:
+        # The dice already show their new state in the page; only the version moves on.
+        context = table_context(table, viewer=request.user) | {"oob": True}
+        return render(request, "games/play.html#version", context)
+    return table
+
+
+@game_action
+def roll(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
+    return services.roll_dice(
+        game_id=game_id, user=request.user, version=_version(request), held=_held(request)
+    )
+
+
+@game_action
+def score(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    chosen = request.POST.get("box") or request.POST.get("confirmed", "")
+    box, column = _slot(chosen)
+    try:
+        return services.score_box(
+            game_id=game_id,
+            user=user,
+            version=_version(request),
+            box=box,
+            column=column,
+            confirm_zero=request.POST.get("confirmed") != chosen,
+        )
+    except services.ZeroNeedsConfirmation as ask:
+        confirm = {"box": ask.box, "column": ask.column, "label": rules.LABELS[ask.box]}
+        return render_table(request, ask.table, confirm=confirm)
+
+
+@game_action
+def abandon(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
+    services.abandon_game(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+    url = reverse("games:dashboard")
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)

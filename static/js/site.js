@@ -1,0 +1,103 @@
+// Small enhancements on top of server-rendered pages and htmx: keyboard play, dialogs,
+// confirmations. Everything here is optional; every page works without JavaScript.
+(function () {
+  "use strict";
+
+  function gameForm() {
+    return document.querySelector("[data-game-form]");
+  }
+
+  function isTyping(target) {
+    if (!(target instanceof Element)) return false;
+    if (target.isContentEditable) return true;
+    if (target.matches("textarea, select")) return true;
+    return target.matches("input") && !target.matches("[type=checkbox], [type=radio]");
+  }
+
+  function isActivatable(target) {
+    return target instanceof Element && target.matches("button, a[href], input, summary");
+  }
+
+  function clickIfEnabled(element) {
+    if (element && !element.disabled && !element.closest("fieldset[disabled]")) {
+      element.click();
+      return true;
+    }
+    return false;
+  }
+
+  function toggleKeysHelp() {
+    const dialog = document.getElementById("keys-help");
+    if (!dialog) return false;
+    if (dialog.open) dialog.close();
+    else dialog.showModal();
+    return true;
+  }
+
+  function describeDie(input) {
+    const names = ["", "one", "two", "three", "four", "five", "six"];
+    const face = names[Number(input.dataset.face)] || "not rolled yet";
+    return "Die " + input.dataset.die + " shows " + face + (input.checked ? ", held" : "");
+  }
+
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.matches(".die-toggle")) return;
+    const label = input.labels && input.labels[0];
+    if (label) label.classList.toggle("is-held", input.checked);
+    input.setAttribute("aria-label", describeDie(input));
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (isTyping(event.target)) return;
+    const dialog = document.getElementById("keys-help");
+    if (dialog && dialog.open && event.key !== "?") return;
+
+    if (event.key === "?") {
+      if (toggleKeysHelp()) event.preventDefault();
+      return;
+    }
+    const form = gameForm();
+    if (!form) return;
+
+    if (event.key === "Escape") {
+      const cancel = form.querySelector("[data-cancel]");
+      if (cancel) {
+        cancel.click();
+        event.preventDefault();
+      }
+      return;
+    }
+    if (/^[1-5]$/.test(event.key)) {
+      if (clickIfEnabled(form.querySelector("#die-" + (Number(event.key) - 1)))) {
+        event.preventDefault();
+      }
+      return;
+    }
+    const key = event.key.toLowerCase();
+    if (key === "r" || (key === " " && !isActivatable(event.target))) {
+      if (clickIfEnabled(form.querySelector("[data-roll]"))) event.preventDefault();
+      return;
+    }
+    if (/^[a-m]$/.test(key)) {
+      if (clickIfEnabled(form.querySelector('[data-box-key="' + key + '"]'))) {
+        event.preventDefault();
+      }
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    const opener = event.target instanceof Element && event.target.closest("[data-open-dialog]");
+    if (!opener) return;
+    const dialog = document.getElementById(opener.dataset.openDialog);
+    if (dialog) dialog.showModal();
+  });
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+})();

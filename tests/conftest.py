@@ -1,0 +1,83 @@
+"""Fixtures shared by the service, view and browser tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import pytest
+
+from accounts.models import User
+from games import rules, services
+from games.models import Game
+
+
+class ScriptedDice:
+    """A dice source that hands out the values it was given, in order."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+        self.asked: list[int] = []
+
+    def __call__(self, n: int) -> tuple[int, ...]:
+        self.asked.append(n)
+        taken, self.values = self.values[:n], self.values[n:]
+        assert len(taken) == n, "the script ran out of dice"
+        return tuple(taken)
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., User]:
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, **fields: object) -> User:
+        username = username or f"player{next(counter)}"
+        fields.setdefault("display_name", username.title())
+        fields.setdefault("email", f"{username}@example.com")
+        return User.objects.create_user(username=username, password="correct horse 42", **fields)
+
+    return make
+
+
+@pytest.fixture
+def player(make_user: Callable[..., User]) -> User:
+    return make_user("alice", display_name="Alice")
+
+
+@pytest.fixture
+def game(player: User) -> Game:
+    return services.start_game(owner=player)
+
+
+@pytest.fixture
+def roll(player: User) -> Callable[..., services.Table]:
+    """Roll scripted dice in ``game`` as its player: ``roll(game, 1, 2, 3, 4, 5)``."""
+
+    def do(game: Game, *dice: int, held: Sequence[bool] | None = None) -> services.Table:
+        game.refresh_from_db()
+        return services.roll_dice(
+            game_id=game.pk,
+            user=player,
+            version=game.version,
+            held=held,
+            dice_source=ScriptedDice(*dice),
+        )
+
+    return do
+
+
+@pytest.fixture
+def fill_card() -> Iterator[Callable[[Game, dict[str, int]], None]]:
+    """Put a score card straight into a game, for tests that start mid-game."""
+
+    def fill(game: Game, card: dict[str, int], yahtzee_bonuses: int = 0) -> None:
+        seat = game.seats.get()
+        seat.cards = [dict(card)]
+        seat.yahtzee_bonuses = yahtzee_bonuses
+        seat.save()
+        game.round = len(card) + 1
+        game.save()
+
+    yield fill
+
+
+__all__ = ["ScriptedDice", "rules"]

@@ -1,0 +1,187 @@
+"""The game services: each action is checked, applied in one transaction, and logged."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import rules, services
+from games.models import Game, GameStatus, Move, MoveAction, Seat
+from tests.conftest import ScriptedDice
+
+
+def test_start_game_seats_the_owner_with_an_empty_card(player):
+    game = services.start_game(owner=player)
+
+    seat = game.seats.get()
+    assert (game.kind, game.status, game.round, game.version) == ("classic", "in_progress", 1, 0)
+    assert (seat.user, seat.display_name, seat.cards) == (player, "Alice", [{}])
+
+
+def test_first_roll_throws_all_five_dice_and_is_logged(game, roll):
+    table = roll(game, 3, 1, 4, 1, 5)
+
+    game.refresh_from_db()
+    assert game.dice == [3, 1, 4, 1, 5]
+    assert game.rolls_used == 1
+    assert game.version == 1
+    move = Move.objects.get(game=game)
+    assert (move.action, move.dice, move.roll_number, move.seq) == (
+        MoveAction.ROLL,
+        [3, 1, 4, 1, 5],
+        1,
+        1,
+    )
+    assert table.game.version == 1
+
+
+def test_held_dice_stay_and_only_the_others_are_thrown(game, roll, player):
+    roll(game, 6, 6, 2, 3, 6)
+    game.refresh_from_db()
+    dice = ScriptedDice(6, 6)
+
+    services.roll_dice(
+        game_id=game.pk,
+        user=player,
+        version=game.version,
+        held=[True, True, False, False, True],
+        dice_source=dice,
+    )
+
+    game.refresh_from_db()
+    assert game.dice == [6, 6, 6, 6, 6]
+    assert dice.asked == [2]
+    assert game.held == [True, True, False, False, True]
+
+
+def test_set_held_persists_for_a_resumed_game(game, roll, player):
+    roll(game, 1, 2, 3, 4, 5)
+    game.refresh_from_db()
+
+    services.set_held(
+        game_id=game.pk, user=player, version=game.version, held=[False, True, True, False, False]
+    )
+
+    game.refresh_from_db()
+    assert game.held == [False, True, True, False, False]
+    assert game.version == 2
+
+
+def test_a_fourth_roll_is_refused_and_changes_nothing(game, roll):
+    for _ in range(3):
+        roll(game, 1, 2, 3, 4, 6)
+    game.refresh_from_db()
+    before = (game.dice, game.rolls_used, game.version, Move.objects.count())
+
+    with pytest.raises(rules.NoRollsLeft):
+        roll(game, 5, 5, 5, 5, 5)
+
+    game.refresh_from_db()
+    assert (game.dice, game.rolls_used, game.version, Move.objects.count()) == before
+
+
+def test_a_stale_version_is_refused(game, roll, player):
+    roll(game, 1, 2, 3, 4, 6)
+
+    with pytest.raises(services.StaleGame):
+        services.roll_dice(
+            game_id=game.pk, user=player, version=0, dice_source=ScriptedDice(1, 1, 1, 1, 1)
+        )
+
+    game.refresh_from_db()
+    assert game.rolls_used == 1
+
+
+def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
+    stranger = make_user("mallory")
+
+    with pytest.raises(services.GameNotFound):
+        services.load_table(game_id=game.pk, user=stranger)
+    with pytest.raises(services.GameNotFound):
+        services.roll_dice(game_id=game.pk, user=stranger, version=0)
+    with pytest.raises(services.GameNotFound):
+        services.abandon_game(game_id=game.pk, user=stranger)
+    assert Game.objects.get(pk=game.pk).status == GameStatus.IN_PROGRESS
+
+
+def test_a_seated_player_must_wait_for_their_turn(game, make_user):
+    bob = make_user("bob", display_name="Bob")
+    Seat.objects.create(game=game, position=1, user=bob, display_name="Bob", cards=[{}])
+
+    with pytest.raises(services.NotYourTurn, match="Alice's turn"):
+        services.roll_dice(game_id=game.pk, user=bob, version=0)
+
+
+def test_scoring_fills_the_box_ends_the_turn_and_logs_it(game, roll, player):
+    roll(game, 3, 3, 3, 2, 2)
+    game.refresh_from_db()
+
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="full_house")
+
+    game.refresh_from_db()
+    seat = game.seats.get()
+    assert seat.cards == [{"full_house": 25}]
+    assert (game.dice, game.held, game.rolls_used, game.round) == ([], [], 0, 2)
+    move = Move.objects.filter(action=MoveAction.SCORE).get()
+    assert (move.box, move.points, move.round, move.dice) == ("full_house", 25, 1, [3, 3, 3, 2, 2])
+
+
+def test_scoring_a_filled_box_is_refused(game, roll, player):
+    roll(game, 3, 3, 3, 2, 2)
+    game.refresh_from_db()
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
+    roll(game, 3, 3, 1, 2, 2)
+    game.refresh_from_db()
+
+    with pytest.raises(rules.BoxFilled):
+        services.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
+
+    assert game.seats.get().cards == [{"threes": 9}]
+
+
+def test_a_yahtzee_bonus_is_kept_with_the_seat(game, roll, player, fill_card):
+    fill_card(game, {"yahtzee": 50})
+    roll(game, 4, 4, 4, 4, 4)
+    game.refresh_from_db()
+
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="fours")
+
+    seat = game.seats.get()
+    assert seat.yahtzee_bonuses == 1
+    assert Move.objects.get(action=MoveAction.SCORE).yahtzee_bonus == 100
+
+
+def test_the_thirteenth_scoring_finishes_the_game_with_its_grand_total(
+    game, roll, player, fill_card
+):
+    card = {box: 0 for box in rules.CATEGORIES if box != "chance"}
+    card |= {"sixes": 24, "fives": 20, "fours": 16, "threes": 3}  # upper 63: bonus
+    fill_card(game, card)
+    roll(game, 6, 6, 5, 5, 4)
+    game.refresh_from_db()
+
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+
+    game.refresh_from_db()
+    seat = game.seats.get()
+    assert game.status == GameStatus.FINISHED
+    assert game.finished_at is not None
+    assert seat.grand_total == 63 + 35 + 26
+    with pytest.raises(services.GameNotInProgress):
+        services.roll_dice(game_id=game.pk, user=player, version=game.version)
+
+
+def test_abandoning_ends_the_game_without_a_score(game, player):
+    services.abandon_game(game_id=game.pk, user=player)
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    assert game.seats.get().grand_total is None
+    with pytest.raises(services.GameNotInProgress):
+        services.abandon_game(game_id=game.pk, user=player)
+
+
+def test_games_of_lists_only_the_games_a_user_sits_in(game, player, make_user):
+    other = make_user("bob")
+    services.start_game(owner=other)
+
+    assert list(services.games_of(player)) == [game]

@@ -1,0 +1,54 @@
+"""Production settings: refuse to start without a secret, and pass Django's deploy checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "SECRET_KEY_FILE", "DEBUG", "HTTPS"}
+    }
+    clean["DJANGO_SETTINGS_MODULE"] = "yahtzee_site.settings"
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = manage("check", DEBUG="0")
+
+    assert result.returncode != 0
+    assert "SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off" in result.stderr
+
+
+def test_deploy_checks_are_clean_in_production_mode(tmp_path):
+    key = tmp_path / "key"
+    key.write_text("k" * 20 + "-Very-Secret-Key-For-Tests-Only-0123456789abcdefghij")
+
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        HTTPS="1",
+        SECRET_KEY_FILE=str(key),
+        EMAIL_HOST="smtp.example.com",
+        ALLOWED_HOSTS="yahtzee.example.com",
+    )
+
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout

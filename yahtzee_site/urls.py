@@ -1,0 +1,13 @@
+"""The site's URLs: the front page, the apps, and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from games import views as game_views
+
+urlpatterns = [
+    path("", game_views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("play/", include("games.urls")),
+    path("admin/", admin.site.urls),
+]
