@@ -15,7 +15,7 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 	p=$$(command -v $$c 2>/dev/null) || continue; \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
 
-RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key
+RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
 
 .PHONY: help run dev test test-postgres lint migrate clean check-python
 
@@ -43,11 +43,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime
 
-var/secret_key: | $(BIN)/python
+# Secrets generated once, never committed (var/ is ignored).
+var/secret_key var/serial_hmac_key: | $(BIN)/python
 	mkdir -p var
 	umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
-migrate: $(VENV)/.runtime var/secret_key
+migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 
 run: migrate

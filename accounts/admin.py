@@ -1,11 +1,96 @@
-from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+"""The admin: users with their licence, serial batches, serials (revocable) and attempts."""
 
-from accounts.models import User
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest
+
+from accounts import licensing
+from accounts.models import RedemptionAttempt, Serial, SerialBatch, User
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*(BaseUserAdmin.fieldsets or ()), ("Profile", {"fields": ("display_name",)}))
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
+        ("Profile and trial", {"fields": ("display_name", "trial_games_used")}),
+    )
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "trial_games_used",
+        "is_staff",
+        "date_joined",
+    )
     search_fields = ("username", "display_name", "email")
+
+
+@admin.register(SerialBatch)
+class SerialBatchAdmin(admin.ModelAdmin):
+    list_display = ("name", "created_at", "serial_count", "redeemed_count", "revoked_count")
+    search_fields = ("name",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SerialBatch]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                serial_count=Count("serials"),
+                redeemed_count=Count("serials", filter=Q(serials__redeemed_by__isnull=False)),
+                revoked_count=Count("serials", filter=Q(serials__revoked_at__isnull=False)),
+            )
+        )
+
+    @admin.display(ordering="serial_count", description="serials")
+    def serial_count(self, batch: SerialBatch) -> int:
+        return batch.serial_count  # type: ignore[attr-defined,no-any-return]
+
+    @admin.display(ordering="redeemed_count", description="redeemed")
+    def redeemed_count(self, batch: SerialBatch) -> int:
+        return batch.redeemed_count  # type: ignore[attr-defined,no-any-return]
+
+    @admin.display(ordering="revoked_count", description="revoked")
+    def revoked_count(self, batch: SerialBatch) -> int:
+        return batch.revoked_count  # type: ignore[attr-defined,no-any-return]
+
+
+@admin.register(Serial)
+class SerialAdmin(admin.ModelAdmin):
+    list_display = ("last4", "batch", "redeemed_by", "redeemed_at", "revoked_at")
+    list_filter = (
+        "batch",
+        ("redeemed_by", admin.EmptyFieldListFilter),
+        ("revoked_at", admin.EmptyFieldListFilter),
+    )
+    search_fields = ("last4", "redeemed_by__username", "redeemed_by__email", "batch__name")
+    readonly_fields = ("batch", "last4", "created_at", "redeemed_by", "redeemed_at", "revoked_at")
+    list_select_related = ("batch", "redeemed_by")
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # serials are minted with `manage.py mint_serials`, never typed in
+
+    @admin.action(description="Revoke the selected serials (their accounts fall back to trial)")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Serial]) -> None:
+        count = 0
+        for serial in queryset.filter(revoked_at__isnull=True):
+            licensing.revoke_serial(serial=serial)
+            count += 1
+        self.message_user(request, f"Revoked {count} serial(s).", messages.SUCCESS)
+
+
+@admin.register(RedemptionAttempt)
+class RedemptionAttemptAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "client_ip", "outcome")
+    list_filter = ("outcome",)
+    search_fields = ("user__username", "client_ip")
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -110,3 +110,22 @@ class NewPasswordForm(SetPasswordForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["new_password1"].widget.attrs["autofocus"] = True
+
+
+class SerialForm(forms.Form):
+    serial = forms.CharField(
+        label="Serial number",
+        max_length=64,
+        help_text="20 letters and digits, like XXXXX-XXXXX-XXXXX-XXXXX. Case, spaces and "
+        "dashes do not matter.",
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "autofocus": True,
+                "class": "serial-input",
+            }
+        ),
+        error_messages={"required": "Enter the serial number from your receipt."},
+    )

@@ -1,4 +1,8 @@
-"""The site's user: Django's user with the display name shown in games and high scores."""
+"""Accounts: the site's user, and the licence that turns a trial account into a registered one.
+
+A trial account may start ``TRIAL_GAMES`` games; redeeming a serial registers it. Serials are
+kept only as a keyed hash (``accounts.licensing.serial_digest``) and their last four symbols.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,16 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+TRIAL_GAMES = 5
+
 
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=30,
         help_text="Shown to other players and in the high scores.",
+    )
+    trial_games_used = models.PositiveSmallIntegerField(
+        default=0, help_text=f"Games started while on trial (at most {TRIAL_GAMES})."
     )
 
     class Meta(AbstractUser.Meta):
@@ -19,6 +28,9 @@ class User(AbstractUser):
             # The form says "taken" nicely; this holds the line against two sign-ups racing.
             models.UniqueConstraint(
                 Lower("email"), condition=~Q(email=""), name="user_email_unique_ci"
+            ),
+            models.CheckConstraint(
+                condition=Q(trial_games_used__lte=TRIAL_GAMES), name="user_trial_games_at_most_5"
             ),
         ]
 
@@ -29,3 +41,99 @@ class User(AbstractUser):
         if not self.display_name:
             self.display_name = self.username[:30]
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class SerialBatch(models.Model):
+    """Serials minted together, e.g. for one shop or one promotion."""
+
+    name = models.CharField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "serial batches"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Serial(models.Model):
+    """One serial number, known only by its keyed hash; it registers exactly one account."""
+
+    batch = models.ForeignKey(SerialBatch, on_delete=models.PROTECT, related_name="serials")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    last4 = models.CharField("last 4 characters", max_length=4, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    redeemed_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, blank=True, related_name="serials"
+    )
+    redeemed_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # An account holds at most one live serial; a revoked one no longer counts.
+            models.UniqueConstraint(
+                fields=["redeemed_by"],
+                condition=Q(revoked_at__isnull=True, redeemed_by__isnull=False),
+                name="serial_one_live_per_account",
+            ),
+            models.CheckConstraint(
+                condition=Q(redeemed_by__isnull=True) | Q(redeemed_at__isnull=False),
+                name="serial_redeemed_has_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"…{self.last4} ({self.batch})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+
+class AttemptOutcome(models.TextChoices):
+    PENDING = "pending", "Pending"
+    REGISTERED = "registered", "Registered"
+    ALREADY_YOURS = "already_yours", "Already this account's"
+    MALFORMED = "malformed", "Not a serial"
+    TYPO = "typo", "Typo (check character)"
+    UNKNOWN = "unknown", "Unknown serial"
+    REVOKED = "revoked", "Revoked serial"
+    USED = "used", "Used by another account"
+    ALREADY_REGISTERED = "already_registered", "Account already registered"
+    LIMITED = "limited", "Refused: too many attempts"
+
+
+class RedemptionAttempt(models.Model):
+    """Every serial entered, so failures can be limited per account and per address."""
+
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, null=True, related_name="redemption_attempts"
+    )
+    client_ip = models.GenericIPAddressField()
+    outcome = models.CharField(
+        max_length=24, choices=AttemptOutcome, default=AttemptOutcome.PENDING
+    )
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["user", "created_at"], name="attempt_user_time"),
+            models.Index(fields=["client_ip", "created_at"], name="attempt_ip_time"),
+        ]
+
+    def __str__(self) -> str:
+        when = f"{self.created_at:%Y-%m-%d %H:%M}"
+        return f"{self.get_outcome_display()} from {self.client_ip} at {when}"
+
+
+class ThrottleKey(models.Model):
+    """A row to lock per limited key ("user:7", "ip:203.0.113.9"), so counting is atomic."""
+
+    key = models.CharField(max_length=100, unique=True)
+
+    def __str__(self) -> str:
+        return self.key

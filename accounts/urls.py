@@ -24,6 +24,7 @@ urlpatterns = [
     # POST only: Django's LogoutView answers GET with 405, so a link or prefetch cannot log out.
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.account, name="account"),
+    path("serial/", views.serial, name="serial"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

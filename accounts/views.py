@@ -13,7 +13,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import DisplayNameForm, SignUpForm
+from accounts import licensing, serials
+from accounts.client_ip import client_ip
+from accounts.forms import DisplayNameForm, SerialForm, SignUpForm
 from accounts.models import User
 
 
@@ -26,7 +28,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
         return redirect("games:dashboard")
     return render(request, "accounts/signup.html", {"form": form})
@@ -43,4 +45,42 @@ def account(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, f"Your display name is now {user.display_name}.")
         return redirect("accounts:account")
-    return render(request, "accounts/account.html", {"form": form})
+    context = {"form": form, "licence": licensing.licence_of(user)}
+    return render(request, "accounts/account.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@sensitive_post_parameters("serial")
+@login_required
+def serial(request: HttpRequest) -> HttpResponse:
+    """Enter a serial number to turn a trial account into a registered one."""
+    user = request.user
+    assert isinstance(user, User)
+    form = SerialForm(request.POST if request.method == "POST" else None)
+    status = 200
+    retry_after = None
+    if form.is_valid():
+        was_registered = licensing.licence_of(user).registered
+        try:
+            licensing.redeem_serial(
+                user=user, text=form.cleaned_data["serial"], client_ip=client_ip(request)
+            )
+        except (serials.SerialError, licensing.SerialRefused) as exc:
+            form.add_error("serial", str(exc))
+            status = 400
+        except licensing.TooManyAttempts as exc:
+            form.add_error("serial", str(exc))
+            status, retry_after = 429, exc.retry_after_seconds
+        else:
+            if was_registered:
+                messages.info(request, "This serial already registers your account.")
+            else:
+                messages.success(request, "Thank you! Your account is registered: play on.")
+            return redirect("games:dashboard")
+    elif request.method == "POST":
+        status = 400
+    context = {"form": form, "licence": licensing.licence_of(user)}
+    response = render(request, "accounts/serial.html", context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts import licensing
 from accounts.models import User
 from games import rules
 from games.models import Game, GameKind, GameStatus, Move, MoveAction, Seat
@@ -99,8 +100,12 @@ def _save_game(game: Game) -> None:
 
 @transaction.atomic
 def start_game(*, owner: User, kind: str = GameKind.CLASSIC) -> Game:
-    """Start a solo game of ``kind`` for ``owner`` and seat them at it."""
+    """Start a solo game of ``kind`` for ``owner`` and seat them at it.
+
+    A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left).
+    """
     rules_kind = rules.KINDS[GameKind(kind)]
+    licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
     Seat.objects.create(
         game=game,

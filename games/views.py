@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -20,6 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts import licensing
 from accounts.models import User
 from games import rules, services
 from games.models import Game, GameKind, GameStatus, Seat
@@ -142,10 +144,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
     unfinished = games.filter(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
     finished = games.exclude(status=GameStatus.IN_PROGRESS).order_by("-updated_at")[:20]
+    licence = licensing.licence_of(user)
     context = {
         "unfinished": [_game_summary(game, user) for game in unfinished],
         "finished": [_game_summary(game, user) for game in finished],
         "kinds": GameKind.choices,
+        "licence": licence,
+        # The handheld original asked at first launch: enter a serial, or play the trial.
+        "first_visit": not licence.registered and user.trial_games_used == 0,
     }
     return render(request, "games/dashboard.html", context)
 
@@ -167,8 +173,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind", GameKind.CLASSIC)
     if kind not in GameKind.values:
         raise Http404("There is no such kind of game.")
-    game = services.start_game(owner=request.user, kind=kind)  # type: ignore[arg-type]
-    url = reverse("games:play", kwargs={"game_id": game.pk})
+    try:
+        game = services.start_game(owner=request.user, kind=kind)  # type: ignore[arg-type]
+    except licensing.TrialOver as exc:
+        messages.info(request, str(exc))
+        url = reverse("accounts:serial")
+    else:
+        url = reverse("games:play", kwargs={"game_id": game.pk})
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)

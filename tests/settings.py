@@ -4,6 +4,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("HTTPS", "0")
+os.environ.setdefault("SERIAL_HMAC_KEY", "test-only-serial-key")
 
 from yahtzee_site.settings import *  # noqa: F403
 from yahtzee_site.settings import STORAGES
@@ -14,3 +15,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+
+# Race tests run real concurrent connections: an in-memory shared-cache SQLite database answers
+# "table is locked" instead of waiting, so the test database is a file (with WAL and timeouts).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405

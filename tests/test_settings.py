@@ -14,7 +14,15 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"SECRET_KEY", "SECRET_KEY_FILE", "DEBUG", "HTTPS"}
+        if k
+        not in {
+            "SECRET_KEY",
+            "SECRET_KEY_FILE",
+            "SERIAL_HMAC_KEY",
+            "SERIAL_HMAC_KEY_FILE",
+            "DEBUG",
+            "HTTPS",
+        }
     }
     clean["DJANGO_SETTINGS_MODULE"] = "yahtzee_site.settings"
     return subprocess.run(
@@ -34,6 +42,13 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off" in result.stderr
 
 
+def test_production_refuses_to_start_without_a_serial_key():
+    result = manage("check", DEBUG="0", SECRET_KEY="x" * 50)
+
+    assert result.returncode != 0
+    assert "SERIAL_HMAC_KEY (or SERIAL_HMAC_KEY_FILE) must be set" in result.stderr
+
+
 def test_deploy_checks_are_clean_in_production_mode(tmp_path):
     key = tmp_path / "key"
     key.write_text("k" * 20 + "-Very-Secret-Key-For-Tests-Only-0123456789abcdefghij")
@@ -46,6 +61,7 @@ def test_deploy_checks_are_clean_in_production_mode(tmp_path):
         DEBUG="0",
         HTTPS="1",
         SECRET_KEY_FILE=str(key),
+        SERIAL_HMAC_KEY="another-key-only-for-serials",
         EMAIL_HOST="smtp.example.com",
         ALLOWED_HOSTS="yahtzee.example.com",
     )

@@ -35,25 +35,28 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def read_secret_key() -> str:
-    if key := os.environ.get("SECRET_KEY", "").strip():
-        return key
-    if path := os.environ.get("SECRET_KEY_FILE", "").strip():
+def read_secret(name: str) -> str:
+    """A secret from ``NAME`` or the file named by ``NAME_FILE``; only DEBUG may lack it."""
+    if value := os.environ.get(name, "").strip():
+        return value
+    if path := os.environ.get(f"{name}_FILE", "").strip():
         try:
             return Path(path).read_text().strip()
         except OSError as exc:
-            raise ImproperlyConfigured(f"SECRET_KEY_FILE {path!r} cannot be read: {exc}") from exc
+            raise ImproperlyConfigured(f"{name}_FILE {path!r} cannot be read: {exc}") from exc
     if DEBUG:
-        # Development only: a key that is useless anywhere else, never used with DEBUG off.
-        return "insecure-development-key-only-for-debug"
+        # Development only: a value that is useless anywhere else, never used with DEBUG off.
+        return f"insecure-development-{name.lower()}-only-for-debug"
     raise ImproperlyConfigured(
-        "SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off. "
-        "`make run` generates one into var/secret_key."
+        f"{name} (or {name}_FILE) must be set when DEBUG is off. "
+        f"`make run` generates one into var/{name.lower()}."
     )
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = read_secret_key()
+SECRET_KEY = read_secret("SECRET_KEY")
+# Serials are stored as HMACs under their own key, so rotating SECRET_KEY orphans none of them.
+SERIAL_HMAC_KEY = read_secret("SERIAL_HMAC_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -95,6 +98,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
 ]
@@ -110,6 +114,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
@@ -161,11 +167,28 @@ if redis_url := os.environ.get("REDIS_URL", "").strip():
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# --- Accounts ---
+# --- Accounts, trial and serials ---
+SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))
+SERIAL_ATTEMPTS_PER_ADDRESS = int(os.environ.get("SERIAL_ATTEMPTS_PER_ADDRESS", "20"))
+# How many reverse proxies in front of the site append to X-Forwarded-For; 0 trusts none of it.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:dashboard"
 LOGOUT_REDIRECT_URL = "home"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login failures are limited per username and address, in the database (all workers and nodes).
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = 1  # hour
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_VERBOSE = False
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -218,5 +241,6 @@ LOGGING = {
     "loggers": {
         # Request bodies never reach the logs; 4xx warnings are noise for a game with 409s.
         "django.request": {"level": "ERROR"},
+        "axes": {"level": "WARNING"},
     },
 }

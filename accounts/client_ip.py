@@ -1,0 +1,35 @@
+"""The address a request came from, trusting proxy headers only as far as configured."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def _valid(address: str) -> bool:
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return True
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: ``REMOTE_ADDR``, or, behind ``TRUSTED_PROXY_COUNT`` proxies, the
+    address the outermost trusted proxy saw (counted from the right of ``X-Forwarded-For``).
+
+    Entries further left were written by the client itself and are never believed, so a spoofed
+    header cannot pick its own address.
+    """
+    remote = request.META.get("REMOTE_ADDR", "") or "0.0.0.0"
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies <= 0:
+        return remote
+    hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    hops = [hop for hop in hops if hop]
+    if len(hops) < proxies:
+        return remote
+    candidate = hops[-proxies]
+    return candidate if _valid(candidate) else remote

@@ -1,0 +1,260 @@
+"""Trial and registration: counting trial games, minting and redeeming serials, limiting tries.
+
+A trial account may start ``TRIAL_GAMES`` games; a serial registers it for good. Serials are
+stored only as an HMAC-SHA256 under ``settings.SERIAL_HMAC_KEY`` (its own key, so rotating
+``SECRET_KEY`` orphans nothing). Failed look-ups are limited per account and per client address
+in the database, so the limits hold across every worker and node.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts import serials
+from accounts.models import (
+    TRIAL_GAMES,
+    AttemptOutcome,
+    RedemptionAttempt,
+    Serial,
+    SerialBatch,
+    ThrottleKey,
+    User,
+)
+
+ATTEMPT_WINDOW = timedelta(hours=1)
+COUNTED_OUTCOMES = (
+    AttemptOutcome.PENDING,
+    AttemptOutcome.UNKNOWN,
+    AttemptOutcome.REVOKED,
+    AttemptOutcome.USED,
+)
+"""Outcomes that cost a try: look-ups that failed. A typo is caught without a look-up."""
+
+
+class LicenceError(Exception):
+    """Something a player asked of their licence that cannot be done; the message says why."""
+
+
+class TrialOver(LicenceError):
+    def __init__(self) -> None:
+        super().__init__(
+            f"Your {TRIAL_GAMES} trial games are used. Enter a serial number to keep playing."
+        )
+
+
+class SerialRefused(LicenceError):
+    def __init__(self, message: str, outcome: AttemptOutcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+class TooManyAttempts(LicenceError):
+    def __init__(self, retry_after: timedelta) -> None:
+        self.retry_after_seconds = max(1, math.ceil(retry_after.total_seconds()))
+        minutes = max(1, math.ceil(self.retry_after_seconds / 60))
+        super().__init__(
+            "Too many serial numbers were tried that did not work. "
+            f"Please try again in {minutes} minute{'s' if minutes != 1 else ''}."
+        )
+
+
+REFUSALS = {
+    AttemptOutcome.UNKNOWN: "We do not know this serial number. Check it against your receipt.",
+    AttemptOutcome.REVOKED: "This serial number has been revoked and can no longer be used.",
+    AttemptOutcome.USED: "This serial number has already registered another account.",
+    AttemptOutcome.ALREADY_REGISTERED: "This account is already registered with another serial.",
+}
+
+
+@dataclass(frozen=True)
+class Licence:
+    """Where an account stands: registered (since when, which serial) or on trial."""
+
+    registered_at: datetime | None
+    last4: str
+    trial_games_used: int
+
+    @property
+    def registered(self) -> bool:
+        return self.registered_at is not None
+
+    @property
+    def trial_games_left(self) -> int:
+        return max(0, TRIAL_GAMES - self.trial_games_used)
+
+    @property
+    def can_start_game(self) -> bool:
+        return self.registered or self.trial_games_left > 0
+
+    @property
+    def summary(self) -> str:
+        if self.registered:
+            return "Registered"
+        return f"Trial: {self.trial_games_left} of {TRIAL_GAMES} games left"
+
+
+def live_serial(user: User) -> Serial | None:
+    return Serial.objects.filter(redeemed_by=user, revoked_at__isnull=True).first()
+
+
+def licence_of(user: User) -> Licence:
+    serial = live_serial(user)
+    return Licence(
+        registered_at=serial.redeemed_at if serial else None,
+        last4=serial.last4 if serial else "",
+        trial_games_used=user.trial_games_used,
+    )
+
+
+def use_trial_game(*, user: User) -> None:
+    """Count a game started by ``user``; ``TrialOver`` when a trial account has none left.
+
+    Call it inside the transaction that starts the game. The conditional UPDATE is atomic on
+    every database, so racing requests can never start more games than are left.
+    """
+    if live_serial(user) is not None:
+        return
+    used = User.objects.filter(pk=user.pk, trial_games_used__lt=TRIAL_GAMES).update(
+        trial_games_used=F("trial_games_used") + 1
+    )
+    if not used:
+        raise TrialOver()
+    user.trial_games_used = min(TRIAL_GAMES, user.trial_games_used + 1)
+
+
+# --- Minting -------------------------------------------------------------------------------
+
+
+def serial_digest(canonical: str) -> str:
+    key = settings.SERIAL_HMAC_KEY.encode()
+    return hmac.new(key, canonical.encode(), hashlib.sha256).hexdigest()
+
+
+@transaction.atomic
+def mint_serials(*, count: int, batch_name: str) -> list[str]:
+    """Make ``count`` new serials in batch ``batch_name``; returns them, shown once, never kept."""
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    batch, _ = SerialBatch.objects.get_or_create(name=batch_name)
+    minted = [serials.new_serial() for _ in range(count)]
+    Serial.objects.bulk_create(
+        Serial(batch=batch, digest=serial_digest(canonical), last4=canonical[-4:])
+        for canonical in minted
+    )
+    return [serials.display(canonical) for canonical in minted]
+
+
+@transaction.atomic
+def revoke_serial(*, serial: Serial) -> None:
+    """Revoke a serial; its account, if any, falls back to trial with no games left."""
+    now = timezone.now()
+    Serial.objects.filter(pk=serial.pk, revoked_at__isnull=True).update(revoked_at=now)
+    if serial.redeemed_by_id is not None:
+        User.objects.filter(pk=serial.redeemed_by_id).update(trial_games_used=TRIAL_GAMES)
+    serial.refresh_from_db()
+
+
+# --- Redeeming -----------------------------------------------------------------------------
+
+
+def redeem_serial(*, user: User, text: str, client_ip: str) -> Licence:
+    """Register ``user`` with the serial in ``text``; raise with a reason when it cannot.
+
+    ``serials.SerialError`` for text that is not a serial (no look-up happens), then
+    ``TooManyAttempts`` when this account or address has failed too often lately, then
+    ``SerialRefused`` for an unknown, revoked or used serial. The owner entering their own
+    serial again is a no-op.
+    """
+    try:
+        canonical = serials.parse(text)
+    except serials.SerialTypo:
+        _record(user, client_ip, AttemptOutcome.TYPO)
+        raise
+    except serials.SerialMalformed:
+        _record(user, client_ip, AttemptOutcome.MALFORMED)
+        raise
+    attempt = _admit_attempt(user=user, client_ip=client_ip)
+    try:
+        outcome = _claim(user=user, digest=serial_digest(canonical))
+    except BaseException:
+        RedemptionAttempt.objects.filter(pk=attempt.pk).update(outcome=AttemptOutcome.UNKNOWN)
+        raise
+    RedemptionAttempt.objects.filter(pk=attempt.pk).update(outcome=outcome)
+    if outcome in REFUSALS:
+        raise SerialRefused(REFUSALS[outcome], outcome)
+    user.refresh_from_db()
+    return licence_of(user)
+
+
+def _record(user: User, client_ip: str, outcome: AttemptOutcome) -> RedemptionAttempt:
+    return RedemptionAttempt.objects.create(
+        user=user, client_ip=client_ip, outcome=outcome, created_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def _admit_attempt(*, user: User, client_ip: str) -> RedemptionAttempt:
+    """Let one more look-up through, or refuse it when a limit is reached; atomically.
+
+    Locking one row per throttle key (account, address) serialises concurrent attempts on the
+    same key on every database, so two racing requests cannot both take the last try.
+    """
+    keys = {
+        f"user:{user.pk}": (Q(user=user), settings.SERIAL_ATTEMPTS_PER_ACCOUNT),
+        f"ip:{client_ip}": (Q(client_ip=client_ip), settings.SERIAL_ATTEMPTS_PER_ADDRESS),
+    }
+    for key in sorted(keys):
+        ThrottleKey.objects.get_or_create(key=key)
+    list(ThrottleKey.objects.select_for_update().filter(key__in=keys).order_by("key"))
+
+    now = timezone.now()
+    recent = RedemptionAttempt.objects.filter(
+        created_at__gt=now - ATTEMPT_WINDOW, outcome__in=COUNTED_OUTCOMES
+    )
+    for who, limit in keys.values():
+        counted = recent.filter(who).order_by("created_at").values_list("created_at", flat=True)
+        times = list(counted[:limit])
+        if len(times) >= limit:
+            RedemptionAttempt.objects.create(
+                user=user, client_ip=client_ip, outcome=AttemptOutcome.LIMITED, created_at=now
+            )
+            raise TooManyAttempts(retry_after=times[0] + ATTEMPT_WINDOW - now)
+    return _record(user, client_ip, AttemptOutcome.PENDING)
+
+
+def _claim(*, user: User, digest: str) -> AttemptOutcome:
+    with transaction.atomic():
+        serial = Serial.objects.filter(digest=digest).first()
+        if serial is None:
+            return AttemptOutcome.UNKNOWN
+        if serial.revoked_at is not None:
+            return AttemptOutcome.REVOKED
+        if serial.redeemed_by_id == user.pk:
+            return AttemptOutcome.ALREADY_YOURS
+        if serial.redeemed_by_id is not None:
+            return AttemptOutcome.USED
+        if live_serial(user) is not None:
+            return AttemptOutcome.ALREADY_REGISTERED
+    try:
+        with transaction.atomic():
+            claimed = Serial.objects.filter(
+                pk=serial.pk, redeemed_by__isnull=True, revoked_at__isnull=True
+            ).update(redeemed_by=user, redeemed_at=timezone.now())
+    except IntegrityError:
+        # The account registered with another serial at the same instant.
+        return AttemptOutcome.ALREADY_REGISTERED
+    if claimed:
+        return AttemptOutcome.REGISTERED
+    serial.refresh_from_db()
+    if serial.redeemed_by_id == user.pk:
+        return AttemptOutcome.ALREADY_YOURS
+    return AttemptOutcome.REVOKED if serial.revoked_at else AttemptOutcome.USED
