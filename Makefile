@@ -72,6 +72,7 @@ test-postgres: $(VENV)/.dev
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

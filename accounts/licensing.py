@@ -201,9 +201,19 @@ def _record(user: User, client_ip: str, outcome: AttemptOutcome) -> RedemptionAt
     )
 
 
-@transaction.atomic
 def _admit_attempt(*, user: User, client_ip: str) -> RedemptionAttempt:
-    """Let one more look-up through, or refuse it when a limit is reached; atomically.
+    """Let one more look-up through, or record the refusal and raise ``TooManyAttempts``."""
+    admitted = _count_and_admit(user=user, client_ip=client_ip)
+    if isinstance(admitted, RedemptionAttempt):
+        return admitted
+    # Recorded outside the counting transaction, so the refusal itself is kept for the admin.
+    _record(user, client_ip, AttemptOutcome.LIMITED)
+    raise TooManyAttempts(retry_after=admitted)
+
+
+@transaction.atomic
+def _count_and_admit(*, user: User, client_ip: str) -> RedemptionAttempt | timedelta:
+    """A pending attempt when both limits allow one more, else how long until one does.
 
     Locking one row per throttle key (account, address) serialises concurrent attempts on the
     same key on every database, so two racing requests cannot both take the last try.
@@ -220,14 +230,14 @@ def _admit_attempt(*, user: User, client_ip: str) -> RedemptionAttempt:
     recent = RedemptionAttempt.objects.filter(
         created_at__gt=now - ATTEMPT_WINDOW, outcome__in=COUNTED_OUTCOMES
     )
+    waits = []
     for who, limit in keys.values():
         counted = recent.filter(who).order_by("created_at").values_list("created_at", flat=True)
         times = list(counted[:limit])
         if len(times) >= limit:
-            RedemptionAttempt.objects.create(
-                user=user, client_ip=client_ip, outcome=AttemptOutcome.LIMITED, created_at=now
-            )
-            raise TooManyAttempts(retry_after=times[0] + ATTEMPT_WINDOW - now)
+            waits.append(times[0] + ATTEMPT_WINDOW - now)
+    if waits:
+        return max(waits)
     return _record(user, client_ip, AttemptOutcome.PENDING)
 
 
@@ -240,14 +250,15 @@ def _claim(*, user: User, digest: str) -> AttemptOutcome:
             return AttemptOutcome.REVOKED
         if serial.redeemed_by_id == user.pk:
             return AttemptOutcome.ALREADY_YOURS
-        if serial.redeemed_by_id is not None:
+        if serial.redeemed_at is not None:
+            # Used, even when the account that used it has since been deleted.
             return AttemptOutcome.USED
         if live_serial(user) is not None:
             return AttemptOutcome.ALREADY_REGISTERED
     try:
         with transaction.atomic():
             claimed = Serial.objects.filter(
-                pk=serial.pk, redeemed_by__isnull=True, revoked_at__isnull=True
+                pk=serial.pk, redeemed_at__isnull=True, revoked_at__isnull=True
             ).update(redeemed_by=user, redeemed_at=timezone.now())
     except IntegrityError:
         # The account registered with another serial at the same instant.

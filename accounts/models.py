@@ -79,6 +79,7 @@ class Serial(models.Model):
                 condition=Q(revoked_at__isnull=True, redeemed_by__isnull=False),
                 name="serial_one_live_per_account",
             ),
+            # redeemed_at marks a serial used for good: it stays set if the account is deleted.
             models.CheckConstraint(
                 condition=Q(redeemed_by__isnull=True) | Q(redeemed_at__isnull=False),
                 name="serial_redeemed_has_date",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import rules
+from games.models import GameStatus
 from games.services import Table
 
 FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -123,9 +124,8 @@ def table_context(
         rules.joker_applies(turn.dice, card, kind=kind) for card in sheet.cards
     )
     bonus_ahead = bool(turn.dice) and rules.yahtzee_bonus(turn.dice, sheet.cards[0], kind=kind) > 0
-    game_totals = sheet.totals()
-    grand_total = int(game_totals["grand_total"])
-    finished = game.status == "finished"
+    grand_total = sheet.grand_total
+    finished = game.status == GameStatus.FINISHED
     return {
         "game": game,
         "kind": kind,
@@ -148,7 +148,7 @@ def table_context(
         "round": min(game.round, kind.rounds),
         "rounds": kind.rounds,
         "finished": finished,
-        "abandoned": game.status == "abandoned",
+        "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
         "announcement": " ".join(

@@ -11,7 +11,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypedDict
 
 DICE_COUNT: Final = 5
 FACES: Final = 6
@@ -252,9 +252,15 @@ def totals(card: Card, yahtzee_bonuses: int = 0) -> dict[str, int]:
     }
 
 
+class GameTotals(TypedDict):
+    columns: list[dict[str, int]]
+    yahtzee_bonus: int
+    grand_total: int
+
+
 def game_totals(
     kind: GameKind, cards: Sequence[Card], yahtzee_bonuses: int = 0
-) -> dict[str, object]:
+) -> GameTotals:
     """Totals per column and the weighted grand total of a whole card of any kind."""
     columns = [totals(card) for card in cards]
     weighted = sum(m * col["grand_total"] for m, col in zip(kind.multipliers, columns, strict=True))
@@ -308,12 +314,12 @@ class Sheet:
     def is_complete(self) -> bool:
         return self.boxes_filled == self.kind.rounds
 
-    def totals(self) -> dict[str, object]:
+    def totals(self) -> GameTotals:
         return game_totals(self.kind, self.cards, self.yahtzee_bonuses)
 
     @property
     def grand_total(self) -> int:
-        return int(self.totals()["grand_total"])  # type: ignore[call-overload]
+        return self.totals()["grand_total"]
 
 
 @dataclass(frozen=True)
@@ -350,16 +356,20 @@ def roll(turn: Turn, source: DiceSource = system_dice) -> tuple[Turn, Roll]:
     """Throw every die that is not held. The first roll of a turn throws all five."""
     verify_roll(turn)
     held = turn.held if turn.dice is not None else NO_HOLD
-    fresh = iter(validate_dice_values(source(held.count(False))))
+    wanted = held.count(False)
+    fresh = iter(validate_dice_values(source(wanted), wanted))
     old = turn.dice or (0,) * DICE_COUNT
     dice = tuple(old[i] if held[i] else next(fresh) for i in range(DICE_COUNT))
     new = Turn(dice=dice, held=held, rolls_used=turn.rolls_used + 1)
     return new, Roll(dice=dice, held=held, roll_number=new.rolls_used)
 
 
-def validate_dice_values(values: Sequence[int]) -> tuple[int, ...]:
-    if any(not 1 <= v <= FACES for v in values):
-        raise ValueError(f"dice source gave a value outside 1..6: {list(values)!r}")
+def validate_dice_values(values: Sequence[int], count: int) -> tuple[int, ...]:
+    """What a dice source gave, checked: exactly ``count`` whole numbers from 1 to 6."""
+    if len(values) != count or any(
+        not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= FACES for v in values
+    ):
+        raise ValueError(f"dice source gave {list(values)!r}, not {count} dice of 1 to 6")
     return tuple(values)
 
 

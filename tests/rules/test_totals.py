@@ -78,7 +78,7 @@ def test_triple_weights_the_columns_one_two_and_three() -> None:
 def test_triple_gives_each_column_its_own_upper_bonus() -> None:
     cards = [upper(3), upper(2), upper(4)]
     columns = rules.game_totals(rules.TRIPLE, cards)["columns"]
-    assert [column["upper_bonus"] for column in columns] == [35, 0, 35]  # type: ignore[attr-defined]
+    assert [column["upper_bonus"] for column in columns] == [35, 0, 35]
 
 
 def test_triple_grand_total_weights_each_column_with_its_own_bonus() -> None:

@@ -329,3 +329,11 @@ def test_records_and_states_are_frozen(record: object) -> None:
 def test_a_roll_record_holds_tuples_not_lists() -> None:
     _, record = rules.roll(rules.Turn(), lambda n: [4] * n)
     assert isinstance(record.dice, tuple) and isinstance(record.held, tuple)
+
+
+@pytest.mark.parametrize(
+    "given", [(1, 2, 3, 4), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 2.5), (0, 1, 2, 3, 4)]
+)
+def test_a_dice_source_that_misbehaves_is_refused(given: tuple) -> None:
+    with pytest.raises(ValueError, match="dice source gave"):
+        rules.roll(rules.Turn(), lambda n: given)
