@@ -84,7 +84,7 @@ class SerialAdmin(admin.ModelAdmin):
 
 @admin.register(RedemptionAttempt)
 class RedemptionAttemptAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "user", "client_ip", "outcome")
+    list_display = ("created_at", "user", "client_ip", "client_network", "outcome")
     list_filter = ("outcome",)
     search_fields = ("user__username", "client_ip")
     list_select_related = ("user",)

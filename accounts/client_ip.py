@@ -33,3 +33,14 @@ def client_ip(request: HttpRequest) -> str:
         return remote
     candidate = hops[-proxies]
     return candidate if _valid(candidate) else remote
+
+
+def client_network(address: str) -> str:
+    """The block a per-address limit counts: the IPv4 address itself, or an IPv6 /64."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)

@@ -115,7 +115,7 @@ class NewPasswordForm(SetPasswordForm):
 class SerialForm(forms.Form):
     serial = forms.CharField(
         label="Serial number",
-        max_length=64,
+        max_length=200,
         help_text="20 letters and digits, like XXXXX-XXXXX-XXXXX-XXXXX. Case, spaces and "
         "dashes do not matter.",
         widget=forms.TextInput(

@@ -20,6 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts import serials
+from accounts.client_ip import client_network
 from accounts.models import (
     TRIAL_GAMES,
     AttemptOutcome,
@@ -46,9 +47,7 @@ class LicenceError(Exception):
 
 class TrialOver(LicenceError):
     def __init__(self) -> None:
-        super().__init__(
-            f"Your {TRIAL_GAMES} trial games are used. Enter a serial number to keep playing."
-        )
+        super().__init__("Your five trial games are used. Enter a serial number to keep playing.")
 
 
 class SerialRefused(LicenceError):
@@ -197,7 +196,11 @@ def redeem_serial(*, user: User, text: str, client_ip: str) -> Licence:
 
 def _record(user: User, client_ip: str, outcome: AttemptOutcome) -> RedemptionAttempt:
     return RedemptionAttempt.objects.create(
-        user=user, client_ip=client_ip, outcome=outcome, created_at=timezone.now()
+        user=user,
+        client_ip=client_ip,
+        client_network=client_network(client_ip),
+        outcome=outcome,
+        created_at=timezone.now(),
     )
 
 
@@ -218,9 +221,10 @@ def _count_and_admit(*, user: User, client_ip: str) -> RedemptionAttempt | timed
     Locking one row per throttle key (account, address) serialises concurrent attempts on the
     same key on every database, so two racing requests cannot both take the last try.
     """
+    network = client_network(client_ip)
     keys = {
         f"user:{user.pk}": (Q(user=user), settings.SERIAL_ATTEMPTS_PER_ACCOUNT),
-        f"ip:{client_ip}": (Q(client_ip=client_ip), settings.SERIAL_ATTEMPTS_PER_ADDRESS),
+        f"ip:{network}": (Q(client_network=network), settings.SERIAL_ATTEMPTS_PER_ADDRESS),
     }
     for key in sorted(keys):
         ThrottleKey.objects.get_or_create(key=key)

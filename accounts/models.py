@@ -114,6 +114,9 @@ class RedemptionAttempt(models.Model):
         User, on_delete=models.CASCADE, null=True, related_name="redemption_attempts"
     )
     client_ip = models.GenericIPAddressField()
+    # What the per-address limit counts: the address, or its /64 for IPv6, since one IPv6
+    # client usually holds a whole /64 and could otherwise rotate through it.
+    client_network = models.CharField(max_length=64, default="")
     outcome = models.CharField(
         max_length=24, choices=AttemptOutcome, default=AttemptOutcome.PENDING
     )
@@ -123,7 +126,7 @@ class RedemptionAttempt(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["user", "created_at"], name="attempt_user_time"),
-            models.Index(fields=["client_ip", "created_at"], name="attempt_ip_time"),
+            models.Index(fields=["client_network", "created_at"], name="attempt_network_time"),
         ]
 
     def __str__(self) -> str:

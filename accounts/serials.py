@@ -5,7 +5,8 @@ symbol. Read as elements of GF(32), the symbols ``v_i`` of a valid serial satisf
 ``sum(alpha**i * v_i) == 0`` for a primitive ``alpha``. A single wrong symbol changes that sum by
 ``alpha**i * d`` with ``d != 0``, and two neighbours swapped change it by
 ``alpha**i * (a ^ b) * (1 ^ alpha)``; neither is ever zero, so every single substitution and
-every swap of neighbouring symbols is caught (``tests/accounts/test_serials.py`` checks all).
+every swap of neighbouring symbols is caught
+(``tests/licensing/test_licence_serial_format.py`` checks them all).
 """
 
 from __future__ import annotations

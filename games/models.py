@@ -153,3 +153,56 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} #{self.seq} in game {self.game_id}"
+
+
+class HighScorePeriod(models.TextChoices):
+    ALL_TIME = "all", "All time"
+    MONTH = "30d", "Last 30 days"
+    WEEK = "7d", "Last 7 days"
+
+
+class Score(models.Model):
+    """A finished seat's result, copied out for the high scores and statistics.
+
+    One row per seat of a finished game (abandoned games have none), with the few numbers the
+    tables and charts need, so those pages read one indexed table and never recompute cards.
+    """
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="score")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scores")
+    kind = models.CharField(max_length=16, choices=GameKind)
+    player_kind = models.CharField(max_length=16, choices=SeatKind)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="scores",
+    )
+    display_name = models.CharField(max_length=30)
+    grand_total = models.IntegerField()
+    upper_bonuses = models.PositiveSmallIntegerField(default=0)
+    yahtzees = models.PositiveSmallIntegerField(default=0)
+    yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    cards = models.JSONField(default=list)
+    finished_at = models.DateTimeField()
+    # Where the game stood in the high scores when it finished ("New high score — #3 ...").
+    high_score_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    high_score_period = models.CharField(
+        max_length=8, choices=HighScorePeriod, blank=True, default=""
+    )
+
+    class Meta:
+        ordering = ["-grand_total", "finished_at", "id"]
+        indexes = [
+            # The top ten: best first, earlier first among equals, per kind and player kind.
+            models.Index(
+                fields=["kind", "player_kind", "-grand_total", "finished_at", "id"],
+                name="score_ranking",
+            ),
+            models.Index(fields=["kind", "player_kind", "finished_at"], name="score_recent"),
+            models.Index(fields=["user", "kind", "finished_at"], name="score_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name}: {self.grand_total} ({self.kind})"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import rules
-from games.models import GameStatus
+from games import rules, selectors
+from games.models import GameStatus, HighScorePeriod, Score, Seat
 from games.services import Table
 
 FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -106,6 +106,18 @@ def _announcement(turn: rules.Turn, *, on_turn: bool, finished: bool, total: int
     return f"Roll {turn.rolls_used}: {describe_dice(turn.dice)}. {rolls.capitalize()}."
 
 
+def _high_score_news(seat: Seat) -> dict[str, str] | None:
+    """What the game-over panel says when the game entered the high scores."""
+    score = Score.objects.filter(seat=seat).only("high_score_rank", "high_score_period").first()
+    if score is None or not score.high_score_rank:
+        return None
+    phrase = selectors.PERIOD_PHRASES[HighScorePeriod(score.high_score_period)]
+    return {
+        "text": f"New high score — #{score.high_score_rank} {phrase}!",
+        "period": score.high_score_period,
+    }
+
+
 def table_context(
     table: Table,
     *,
@@ -126,6 +138,7 @@ def table_context(
     bonus_ahead = bool(turn.dice) and rules.yahtzee_bonus(turn.dice, sheet.cards[0], kind=kind) > 0
     grand_total = sheet.grand_total
     finished = game.status == GameStatus.FINISHED
+    high_score = _high_score_news(seat) if finished else None
     return {
         "game": game,
         "kind": kind,
@@ -148,6 +161,7 @@ def table_context(
         "round": min(game.round, kind.rounds),
         "rounds": kind.rounds,
         "finished": finished,
+        "high_score": high_score,
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,

@@ -258,9 +258,7 @@ class GameTotals(TypedDict):
     grand_total: int
 
 
-def game_totals(
-    kind: GameKind, cards: Sequence[Card], yahtzee_bonuses: int = 0
-) -> GameTotals:
+def game_totals(kind: GameKind, cards: Sequence[Card], yahtzee_bonuses: int = 0) -> GameTotals:
     """Totals per column and the weighted grand total of a whole card of any kind."""
     columns = [totals(card) for card in cards]
     weighted = sum(m * col["grand_total"] for m, col in zip(kind.multipliers, columns, strict=True))

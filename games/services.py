@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import rules
-from games.models import Game, GameKind, GameStatus, Move, MoveAction, Seat
+from games import rules, selectors
+from games.models import Game, GameKind, GameStatus, Move, MoveAction, Score, Seat
 
 
 class GameError(Exception):
@@ -214,9 +214,38 @@ def _end_turn(table: Table) -> None:
         for s in table.seats:
             s.grand_total = s.sheet(kind).grand_total
         Seat.objects.bulk_update(table.seats, ["cards", "yahtzee_bonuses", "grand_total"])
+        _record_scores(table)
     else:
         seat.save(update_fields=["cards", "yahtzee_bonuses"])
     _save_game(game)
+
+
+def _record_scores(table: Table) -> None:
+    """Copy each seat's result into the high scores, noting where it enters them."""
+    game = table.game
+    assert game.finished_at is not None
+    scores = Score.objects.bulk_create(
+        Score(
+            seat=seat,
+            game=game,
+            kind=game.kind,
+            player_kind=seat.kind,
+            user_id=seat.user_id,
+            display_name=seat.display_name,
+            grand_total=seat.grand_total or 0,
+            upper_bonuses=sum(1 for card in seat.cards if rules.totals(card)["upper_bonus"]),
+            yahtzees=seat.yahtzee_bonuses
+            + sum(1 for card in seat.cards if card.get("yahtzee") == rules.YAHTZEE_POINTS),
+            yahtzee_bonuses=seat.yahtzee_bonuses,
+            cards=seat.cards,
+            finished_at=game.finished_at,
+        )
+        for seat in table.seats
+    )
+    for score in scores:
+        if entry := selectors.high_score_entry(score, now=game.finished_at):
+            score.high_score_rank, score.high_score_period = entry
+            score.save(update_fields=["high_score_rank", "high_score_period"])
 
 
 @transaction.atomic

@@ -11,11 +11,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_POST
@@ -23,8 +22,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
 from accounts.models import User
-from games import rules, services
-from games.models import Game, GameKind, GameStatus, Seat
+from games import charts, rules, selectors, services
+from games.models import Game, GameKind, GameStatus, HighScorePeriod, Seat, SeatKind
 from games.presenters import table_context
 
 
@@ -175,8 +174,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
         raise Http404("There is no such kind of game.")
     try:
         game = services.start_game(owner=request.user, kind=kind)  # type: ignore[arg-type]
-    except licensing.TrialOver as exc:
-        messages.info(request, str(exc))
+    except licensing.TrialOver:
+        # The serial page itself says the trial is used up and what to do.
         url = reverse("accounts:serial")
     else:
         url = reverse("games:play", kwargs={"game_id": game.pk})
@@ -239,3 +238,62 @@ def abandon(request: HttpRequest, game_id: int) -> services.Table | HttpResponse
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)
+
+
+# --- High scores and statistics ------------------------------------------------------------
+
+
+def _choice(request: HttpRequest, name: str, choices: list[str], default: str) -> str:
+    value = request.GET.get(name, default)
+    return value if value in choices else default
+
+
+@require_GET
+def high_scores(request: HttpRequest) -> HttpResponse:
+    """The public top ten per game kind, for people or for the computer, over a period."""
+    kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
+    period = _choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
+    players = _choice(request, "players", SeatKind.values, SeatKind.HUMAN)
+    viewer = request.user if request.user.is_authenticated else None
+    context = {
+        "table": selectors.top_ten(
+            kind=kind,
+            player_kind=players,
+            period=period,
+            viewer=viewer,  # type: ignore[arg-type]
+        ),
+        "kinds": GameKind.choices,
+        "periods": HighScorePeriod.choices,
+        "player_kinds": [(SeatKind.HUMAN, "People"), (SeatKind.COMPUTER, "Computer")],
+        "kind_name": GameKind(kind).label,
+        "period_name": HighScorePeriod(period).label,
+    }
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "games/high_scores.html#table" if partial else "games/high_scores.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A player's statistics: everything for themselves, a public summary for others."""
+    player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
+    kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
+    stats = selectors.player_stats(user_id=player.pk, kind=kind)
+    context = {
+        "player": player,
+        "own": request.user.is_authenticated and request.user.pk == player.pk,
+        "stats": stats,
+        "kind": kind,
+        "kinds": GameKind.choices,
+        "line": charts.score_line(stats.totals),
+        "histogram": charts.score_histogram(stats.totals),
+    }
+    return render(request, "games/player.html", context)
+
+
+@login_required
+@require_GET
+def my_stats(request: HttpRequest) -> HttpResponse:
+    return redirect("player", user_id=request.user.pk)

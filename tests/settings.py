@@ -1,6 +1,8 @@
 """Test settings: the real settings with a throwaway key, plain http and fast hashing."""
 
 import os
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("HTTPS", "0")
@@ -19,4 +21,7 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # Race tests run real concurrent connections: an in-memory shared-cache SQLite database answers
 # "table is locked" instead of waiting, so the test database is a file (with WAL and timeouts).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+    # One file per run, so two runs at once never share (or delete) each other's database.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(Path(tempfile.gettempdir()) / f"yahtzee-test-{os.getpid()}.sqlite3")
+    }

@@ -9,5 +9,8 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    path("scores/", game_views.high_scores, name="high_scores"),
+    path("players/me/", game_views.my_stats, name="my_stats"),
+    path("players/<int:user_id>/", game_views.player_page, name="player"),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,139 @@
+"""Geometry for the small SVG charts of the statistics page, drawn by templates on the server.
+
+No JavaScript and nothing fetched: a chart is a viewBox, some points or bars and axis ticks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 640, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30
+MAX_POINTS = 120
+
+
+@dataclass(frozen=True)
+class Tick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    low: int
+    high: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+    points: str = ""
+    dots: tuple[tuple[float, float], ...] = ()
+    bars: tuple[Bar, ...] = ()
+    averaged_over: int = 1
+
+
+def _nice_step(span: float, steps: int = 4) -> int:
+    raw = max(span / steps, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return int(next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw))
+
+
+def _frame(x_ticks: list[Tick], y_ticks: list[Tick], **parts: object) -> Chart:
+    return Chart(
+        WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, x_ticks, y_ticks, **parts
+    )  # type: ignore[arg-type]
+
+
+def _y_scale(top_value: int) -> tuple[int, list[Tick], float]:
+    step = _nice_step(top_value)
+    y_max = max(step, math.ceil(top_value / step) * step)
+    plot_height = HEIGHT - BOTTOM - TOP
+    ticks = [
+        Tick(HEIGHT - BOTTOM - value / y_max * plot_height, str(value))
+        for value in range(0, y_max + 1, step)
+    ]
+    return y_max, ticks, plot_height
+
+
+def score_line(totals: list[int]) -> Chart | None:
+    """Final scores in the order played; long records are averaged in groups of games."""
+    if not totals:
+        return None
+    group = max(1, math.ceil(len(totals) / MAX_POINTS))
+    values = [
+        sum(totals[i : i + group]) / len(totals[i : i + group])
+        for i in range(0, len(totals), group)
+    ]
+    y_max, y_ticks, plot_height = _y_scale(int(max(values)))
+    plot_width = WIDTH - LEFT - RIGHT
+    last = max(len(values) - 1, 1)
+    dots = tuple(
+        (
+            round(LEFT + (i / last if len(values) > 1 else 0.5) * plot_width, 1),
+            round(HEIGHT - BOTTOM - value / y_max * plot_height, 1),
+        )
+        for i, value in enumerate(values)
+    )
+    x_step = _nice_step(len(totals), 5)
+    x_ticks = [
+        Tick(
+            LEFT + ((game - 1) / group) / last * plot_width if len(values) > 1 else LEFT, str(game)
+        )
+        for game in [1, *range(x_step, len(totals) + 1, x_step)]
+        if len(values) > 1 or game == 1
+    ]
+    return _frame(
+        x_ticks,
+        y_ticks,
+        points=" ".join(f"{x},{y}" for x, y in dots),
+        dots=dots if len(dots) <= 40 else (),
+        averaged_over=group,
+    )
+
+
+def score_histogram(totals: list[int], bin_size: int = 25) -> Chart | None:
+    """How many games ended in each band of final scores."""
+    if not totals:
+        return None
+    low = min(totals) // bin_size * bin_size
+    high = max(totals) // bin_size * bin_size
+    bands = list(range(low, high + 1, bin_size))
+    counts = {band: 0 for band in bands}
+    for total in totals:
+        counts[total // bin_size * bin_size] += 1
+    y_max, y_ticks, plot_height = _y_scale(max(counts.values()))
+    plot_width = WIDTH - LEFT - RIGHT
+    slot = plot_width / len(bands)
+    bars = tuple(
+        Bar(
+            x=round(LEFT + i * slot + slot * 0.1, 1),
+            y=round(HEIGHT - BOTTOM - counts[band] / y_max * plot_height, 1),
+            width=round(slot * 0.8, 1),
+            height=round(counts[band] / y_max * plot_height, 1),
+            low=band,
+            high=band + bin_size - 1,
+            count=counts[band],
+        )
+        for i, band in enumerate(bands)
+    )
+    label_every = max(1, math.ceil(len(bands) / 8))
+    x_ticks = [
+        Tick(LEFT + i * slot + slot / 2, str(band))
+        for i, band in enumerate(bands)
+        if i % label_every == 0
+    ]
+    return _frame(x_ticks, y_ticks, bars=bars)

@@ -1,0 +1,246 @@
+"""The reads behind the high-score and statistics pages, each written for the index it uses.
+
+``Score`` rows are ranked best first, earlier first among equals (then by id, so a rank is
+always one place). The top ten reads the ``score_ranking`` index and stops after ten rows;
+a player's statistics read their own rows through ``score_player``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.models import User
+from games import rules
+from games.models import GameStatus, HighScorePeriod, Score, Seat, SeatKind
+
+TOP = 10
+PERIOD_DAYS: dict[str, int | None] = {
+    HighScorePeriod.ALL_TIME: None,
+    HighScorePeriod.MONTH: 30,
+    HighScorePeriod.WEEK: 7,
+}
+PERIOD_PHRASES = {
+    HighScorePeriod.ALL_TIME: "of all time",
+    HighScorePeriod.MONTH: "of the last 30 days",
+    HighScorePeriod.WEEK: "of the last 7 days",
+}
+RANKING = ("-grand_total", "finished_at", "id")
+
+
+def ranked(
+    *,
+    kind: str,
+    player_kind: str = SeatKind.HUMAN,
+    period: str = HighScorePeriod.ALL_TIME,
+    now: datetime | None = None,
+) -> QuerySet[Score]:
+    """The scores of a table, best first."""
+    scores = Score.objects.filter(kind=kind, player_kind=player_kind)
+    if days := PERIOD_DAYS[period]:
+        scores = scores.filter(finished_at__gte=(now or timezone.now()) - timedelta(days=days))
+    return scores.order_by(*RANKING)
+
+
+def _ahead_of(total: Any, finished_at: Any, pk: Any) -> Q:
+    """Scores ranked before a score with these values."""
+    return (
+        Q(grand_total__gt=total)
+        | Q(grand_total=total, finished_at__lt=finished_at)
+        | Q(grand_total=total, finished_at=finished_at, id__lt=pk)
+    )
+
+
+@dataclass(frozen=True)
+class TopTenRow:
+    rank: int
+    display_name: str
+    user_id: int | None
+    grand_total: int
+    finished_at: datetime
+    yahtzees: int
+    mine: bool
+
+
+@dataclass(frozen=True)
+class TopTen:
+    kind: str
+    player_kind: str
+    period: str
+    rows: list[TopTenRow]
+    my_rank: int | None = None
+    my_best: int | None = None
+
+
+def top_ten(
+    *,
+    kind: str,
+    player_kind: str = SeatKind.HUMAN,
+    period: str = HighScorePeriod.ALL_TIME,
+    viewer: User | None = None,
+    now: datetime | None = None,
+) -> TopTen:
+    """The ten best scores of a table; with a viewer outside it, their best rank too.
+
+    One query, or two when the viewer has scores but none in the ten.
+    """
+    now = now or timezone.now()
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    values = ranked(kind=kind, player_kind=player_kind, period=period, now=now).values(
+        "display_name", "user_id", "grand_total", "finished_at", "yahtzees"
+    )[:TOP]
+    rows = [
+        TopTenRow(rank=i, mine=viewer_id is not None and row["user_id"] == viewer_id, **row)
+        for i, row in enumerate(values, start=1)
+    ]
+    my_rank = my_best = None
+    if viewer_id is not None and player_kind == SeatKind.HUMAN and not any(r.mine for r in rows):
+        found = best_rank(kind=kind, period=period, user_id=viewer_id, now=now)
+        if found is not None:
+            my_rank, my_best = found
+    return TopTen(kind, player_kind, period, rows, my_rank, my_best)
+
+
+def best_rank(
+    *, kind: str, period: str, user_id: int, now: datetime | None = None
+) -> tuple[int, int] | None:
+    """(rank, total) of a player's best score in a table, in one query; None without one."""
+    table = ranked(kind=kind, period=period, now=now)
+    ahead = (
+        table.filter(_ahead_of(OuterRef("grand_total"), OuterRef("finished_at"), OuterRef("id")))
+        .order_by()
+        .values("kind")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    best = (
+        table.filter(user_id=user_id)
+        .annotate(ahead=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)))
+        .values("grand_total", "ahead")
+        .first()
+    )
+    if best is None:
+        return None
+    return best["ahead"] + 1, best["grand_total"]
+
+
+def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int, str] | None:
+    """Where a just-finished score enters the high scores: (rank, period), best period first.
+
+    Each check counts at most ten rows ahead of it, so it costs the same however large the
+    table grows.
+    """
+    if score.player_kind != SeatKind.HUMAN:
+        return None
+    for period in PERIOD_DAYS:
+        table = ranked(kind=score.kind, period=period, now=now)
+        ahead = table.filter(_ahead_of(score.grand_total, score.finished_at, score.pk))
+        count = ahead[:TOP].count()
+        if count < TOP:
+            return count + 1, period
+    return None
+
+
+# --- Personal statistics -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoxAverage:
+    key: str
+    label: str
+    average: float
+    best_possible: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    kind: str
+    started: int
+    finished: int
+    abandoned: int
+    in_progress: int
+    totals: list[int] = field(default_factory=list)
+    dates: list[datetime] = field(default_factory=list)
+    upper_bonuses: int = 0
+    columns_played: int = 0
+    yahtzees: int = 0
+    yahtzee_bonuses: int = 0
+    boxes: list[BoxAverage] = field(default_factory=list)
+
+    @property
+    def average(self) -> float | None:
+        return statistics.fmean(self.totals) if self.totals else None
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.totals) if self.totals else None
+
+    @property
+    def best(self) -> int | None:
+        return max(self.totals, default=None)
+
+    @property
+    def worst(self) -> int | None:
+        return min(self.totals, default=None)
+
+    @property
+    def upper_bonus_rate(self) -> float | None:
+        return self.upper_bonuses / self.columns_played if self.columns_played else None
+
+
+BEST_POSSIBLE = {
+    "aces": 5, "twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30,
+    "three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25, "small_straight": 30,
+    "large_straight": 40, "yahtzee": 50, "chance": 30,
+}  # fmt: skip
+
+
+def player_stats(*, user_id: int, kind: str) -> PlayerStats:
+    """A player's record in one kind of game, from two queries over their own rows."""
+    by_status = dict(
+        Seat.objects.filter(user_id=user_id, game__kind=kind)
+        .values_list("game__status")
+        .annotate(n=Count("id"))
+        .values_list("game__status", "n")
+    )
+    scores = list(
+        Score.objects.filter(user_id=user_id, kind=kind, player_kind=SeatKind.HUMAN)
+        .order_by("finished_at", "id")
+        .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
+                     "yahtzee_bonuses", "cards")
+    )  # fmt: skip
+    columns = rules.KINDS[kind].columns
+    box_sums = dict.fromkeys(rules.CATEGORIES, 0)
+    for *_, cards in scores:
+        for card in cards:
+            for box, points in card.items():
+                box_sums[box] += points
+    played_columns = len(scores) * columns
+    return PlayerStats(
+        kind=kind,
+        started=sum(by_status.values()),
+        finished=by_status.get(GameStatus.FINISHED, 0),
+        abandoned=by_status.get(GameStatus.ABANDONED, 0),
+        in_progress=by_status.get(GameStatus.IN_PROGRESS, 0),
+        totals=[row[0] for row in scores],
+        dates=[row[1] for row in scores],
+        upper_bonuses=sum(row[2] for row in scores),
+        columns_played=played_columns,
+        yahtzees=sum(row[3] for row in scores),
+        yahtzee_bonuses=sum(row[4] for row in scores),
+        boxes=[
+            BoxAverage(
+                key=box,
+                label=rules.LABELS[box],
+                average=box_sums[box] / played_columns if played_columns else 0.0,
+                best_possible=BEST_POSSIBLE[box],
+            )
+            for box in rules.CATEGORIES
+        ],
+    )

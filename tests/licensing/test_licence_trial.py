@@ -1,0 +1,115 @@
+"""The trial in the services: starting a game uses one of five, playing on never does."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts import licensing
+from accounts.models import TRIAL_GAMES, User
+from games import rules, services
+from games.models import Game, GameStatus
+from tests.conftest import ScriptedDice
+
+
+def play_turn(game: Game, user: User, box: str) -> None:
+    """Roll 1-2-3-4-5 (legal in every box, no joker) and score it in ``box``."""
+    game.refresh_from_db()
+    services.roll_dice(
+        game_id=game.pk, user=user, version=game.version, dice_source=ScriptedDice(1, 2, 3, 4, 5)
+    )
+    game.refresh_from_db()
+    services.score_box(game_id=game.pk, user=user, version=game.version, box=box)
+
+
+def trial_games_used(user: User) -> int:
+    user.refresh_from_db()
+    return user.trial_games_used
+
+
+def test_a_new_account_is_on_trial_with_five_games(player: User) -> None:
+    licence = licensing.licence_of(player)
+
+    assert TRIAL_GAMES == 5
+    assert not licence.registered
+    assert licence.trial_games_left == 5
+    assert licence.summary == "Trial: 5 of 5 games left"
+
+
+def test_starting_a_game_uses_one_trial_game(player: User) -> None:
+    services.start_game(owner=player)
+
+    assert trial_games_used(player) == 1
+    assert licensing.licence_of(player).summary == "Trial: 4 of 5 games left"
+
+
+def test_playing_on_in_a_started_game_uses_no_trial_game(player: User, game: Game) -> None:
+    play_turn(game, player, "chance")
+    services.load_table(game_id=game.pk, user=player)  # resuming: the game page loads it
+
+    assert trial_games_used(player) == 1
+
+
+def test_finishing_a_game_uses_no_trial_game(player: User, game: Game) -> None:
+    for box in rules.CATEGORIES:
+        play_turn(game, player, box)
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert trial_games_used(player) == 1
+
+
+def test_abandoning_a_game_gives_no_trial_game_back(player: User, game: Game) -> None:
+    services.abandon_game(game_id=game.pk, user=player)
+
+    assert trial_games_used(player) == 1
+
+
+def test_the_last_trial_game_can_be_played_to_the_end_after_the_trial_ran_out(
+    player: User, trial_left
+) -> None:
+    trial_left(player, 1)
+    last = services.start_game(owner=player)
+    assert not licensing.licence_of(player).can_start_game
+
+    for box in rules.CATEGORIES:
+        play_turn(last, player, box)
+
+    last.refresh_from_db()
+    assert last.status == GameStatus.FINISHED
+    assert trial_games_used(player) == TRIAL_GAMES
+
+
+def test_with_no_trial_game_left_starting_one_is_refused_and_creates_nothing(
+    player: User, trial_left
+) -> None:
+    trial_left(player, 0)
+
+    with pytest.raises(licensing.TrialOver) as refused:
+        services.start_game(owner=player)
+
+    assert str(refused.value) == (
+        "Your five trial games are used. Enter a serial number to keep playing."
+    )
+    assert not Game.objects.exists()
+    assert trial_games_used(player) == TRIAL_GAMES
+
+
+def test_a_registered_account_starts_games_without_counting(player: User, register) -> None:
+    register(player)
+
+    for _ in range(TRIAL_GAMES + 2):
+        services.start_game(owner=player)
+
+    assert Game.objects.filter(owner=player).count() == 7
+    assert trial_games_used(player) == 0
+
+
+def test_a_registered_account_plays_on_when_its_trial_was_used_up(
+    player: User, trial_left, register
+) -> None:
+    trial_left(player, 0)
+    register(player)
+
+    services.start_game(owner=player)
+
+    assert Game.objects.filter(owner=player).count() == 1
