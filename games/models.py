@@ -184,7 +184,6 @@ class Score(models.Model):
     upper_bonuses = models.PositiveSmallIntegerField(default=0)
     yahtzees = models.PositiveSmallIntegerField(default=0)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
-    cards = models.JSONField(default=list)
     finished_at = models.DateTimeField()
     # Where the game stood in the high scores when it finished ("New high score — #3 ...").
     high_score_rank = models.PositiveSmallIntegerField(null=True, blank=True)

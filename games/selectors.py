@@ -213,7 +213,7 @@ def player_stats(*, user_id: int, kind: str) -> PlayerStats:
         Score.objects.filter(user_id=user_id, kind=kind, player_kind=SeatKind.HUMAN)
         .order_by("finished_at", "id")
         .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
-                     "yahtzee_bonuses", "cards")
+                     "yahtzee_bonuses", "seat__cards")
     )  # fmt: skip
     columns = rules.KINDS[kind].columns
     box_sums = dict.fromkeys(rules.CATEGORIES, 0)

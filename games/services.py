@@ -237,7 +237,6 @@ def _record_scores(table: Table) -> None:
             yahtzees=seat.yahtzee_bonuses
             + sum(1 for card in seat.cards if card.get("yahtzee") == rules.YAHTZEE_POINTS),
             yahtzee_bonuses=seat.yahtzee_bonuses,
-            cards=seat.cards,
             finished_at=game.finished_at,
         )
         for seat in table.seats

@@ -297,3 +297,9 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
 @require_GET
 def my_stats(request: HttpRequest) -> HttpResponse:
     return redirect("player", user_id=request.user.pk)
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A trivial page: the benchmark's yardstick, and a liveness check for a load balancer."""
+    return HttpResponse("ok", content_type="text/plain")

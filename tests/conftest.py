@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from games import rules, services
-from games.models import Game
+from games.models import Game, GameStatus, Score, Seat, SeatKind
 
 
 class ScriptedDice:
@@ -80,4 +82,40 @@ def fill_card() -> Iterator[Callable[[Game, dict[str, int]], None]]:
     yield fill
 
 
-__all__ = ["ScriptedDice", "rules"]
+NOW = timezone.now()
+
+
+@pytest.fixture
+def finished(make_user: Callable[..., User]) -> Callable[..., Score]:
+    """Record a finished game: ``finished(user, 250, days_ago=3)``."""
+
+    def make(user, total, *, days_ago=0.0, kind="classic", yahtzees=0, computer=False):
+        when = NOW - timedelta(days=days_ago)
+        game = Game.objects.create(
+            owner=user, kind=kind, status=GameStatus.FINISHED, finished_at=when
+        )
+        seat = Seat.objects.create(
+            game=game,
+            position=0,
+            user=None if computer else user,
+            kind=SeatKind.COMPUTER if computer else SeatKind.HUMAN,
+            display_name="Robo" if computer else user.display_name,
+            cards=[{"chance": 20}],
+            grand_total=total,
+        )
+        return Score.objects.create(
+            seat=seat,
+            game=game,
+            kind=kind,
+            player_kind=seat.kind,
+            user=seat.user,
+            display_name=seat.display_name,
+            grand_total=total,
+            yahtzees=yahtzees,
+            finished_at=when,
+        )
+
+    return make
+
+
+__all__ = ["NOW", "ScriptedDice", "rules"]

@@ -13,4 +13,5 @@ urlpatterns = [
     path("players/me/", game_views.my_stats, name="my_stats"),
     path("players/<int:user_id>/", game_views.player_page, name="player"),
     path("admin/", admin.site.urls),
+    path("healthz", game_views.healthz, name="healthz"),
 ]

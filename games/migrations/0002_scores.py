@@ -24,7 +24,6 @@ class Migration(migrations.Migration):
                 ('upper_bonuses', models.PositiveSmallIntegerField(default=0)),
                 ('yahtzees', models.PositiveSmallIntegerField(default=0)),
                 ('yahtzee_bonuses', models.PositiveSmallIntegerField(default=0)),
-                ('cards', models.JSONField(default=list)),
                 ('finished_at', models.DateTimeField()),
                 ('high_score_rank', models.PositiveSmallIntegerField(blank=True, null=True)),
                 ('high_score_period', models.CharField(blank=True, choices=[('all', 'All time'), ('30d', 'Last 30 days'), ('7d', 'Last 7 days')], default='', max_length=8)),

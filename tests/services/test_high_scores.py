@@ -1,0 +1,170 @@
+"""High scores and statistics: ranking, ties, periods, abandoned games, the viewer's rank."""
+
+from __future__ import annotations
+
+from games import rules, selectors, services
+from games.models import Score, SeatKind
+from tests.conftest import NOW
+
+
+def ranks(table):
+    return [(row.rank, row.display_name, row.grand_total) for row in table.rows]
+
+
+def test_the_top_ten_lists_the_ten_best_best_first(make_user, finished):
+    players = [make_user(f"p{i}", display_name=f"P{i}") for i in range(12)]
+    for i, player in enumerate(players):
+        finished(player, 200 + i)
+
+    table = selectors.top_ten(kind="classic", now=NOW)
+
+    assert [row.grand_total for row in table.rows] == list(range(211, 201, -1))
+    assert [row.rank for row in table.rows] == list(range(1, 11))
+
+
+def test_ties_rank_by_who_got_there_first(make_user, finished):
+    early, late = make_user("early"), make_user("late")
+    finished(late, 300, days_ago=1)
+    finished(early, 300, days_ago=2)
+
+    table = selectors.top_ten(kind="classic", now=NOW)
+
+    assert ranks(table) == [(1, "Early", 300), (2, "Late", 300)]
+
+
+def test_periods_keep_only_recent_games(make_user, finished):
+    player = make_user("amy")
+    finished(player, 350, days_ago=100)
+    finished(player, 280, days_ago=20)
+    finished(player, 240, days_ago=3)
+
+    def totals(period):
+        table = selectors.top_ten(kind="classic", period=period, now=NOW)
+        return [row.grand_total for row in table.rows]
+
+    assert totals("all") == [350, 280, 240]
+    assert totals("30d") == [280, 240]
+    assert totals("7d") == [240]
+
+
+def test_abandoned_games_never_count(player, roll):
+    game = services.start_game(owner=player)
+    roll(game, 6, 6, 6, 6, 6)
+    game.refresh_from_db()
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="yahtzee")
+    services.abandon_game(game_id=game.pk, user=player)
+
+    assert not Score.objects.exists()
+    assert selectors.top_ten(kind="classic").rows == []
+
+
+def test_each_kind_and_the_computer_have_their_own_table(make_user, finished):
+    amy = make_user("amy")
+    finished(amy, 250)
+    finished(amy, 900, kind="triple")
+    finished(amy, 330, computer=True)
+
+    assert [r.grand_total for r in selectors.top_ten(kind="classic").rows] == [250]
+    assert [r.grand_total for r in selectors.top_ten(kind="triple").rows] == [900]
+    computer = selectors.top_ten(kind="classic", player_kind=SeatKind.COMPUTER).rows
+    assert [(r.display_name, r.grand_total) for r in computer] == [("Robo", 330)]
+
+
+def test_the_viewers_rows_are_marked(make_user, finished):
+    amy, bob = make_user("amy"), make_user("bob")
+    finished(amy, 250)
+    finished(bob, 260)
+
+    table = selectors.top_ten(kind="classic", viewer=amy, now=NOW)
+
+    assert [(r.display_name, r.mine) for r in table.rows] == [("Bob", False), ("Amy", True)]
+    assert table.my_rank is None
+
+
+def test_a_viewer_outside_the_ten_sees_their_best_rank(make_user, finished):
+    others = [make_user(f"p{i}") for i in range(60)]
+    for i, other in enumerate(others):
+        finished(other, 300 - i)  # 300 .. 241
+    me = make_user("me")
+    finished(me, 200)
+    finished(me, 241, days_ago=1)  # ties with the 60th, who got there later (now)
+
+    table = selectors.top_ten(kind="classic", viewer=me, now=NOW)
+
+    assert (table.my_rank, table.my_best) == (60, 241)
+
+
+def test_a_viewer_with_no_game_gets_no_rank(make_user, finished):
+    finished(make_user("amy"), 250)
+
+    table = selectors.top_ten(kind="classic", viewer=make_user("new"), now=NOW)
+
+    assert table.my_rank is None
+
+
+def test_the_top_ten_costs_one_query(make_user, finished, django_assert_num_queries):
+    for i in range(15):
+        finished(make_user(f"p{i}"), 200 + i)
+
+    with django_assert_num_queries(1):
+        selectors.top_ten(kind="classic", now=NOW)
+
+
+def test_finishing_a_game_records_its_score_and_its_entry(player, roll, fill_card):
+    game = services.start_game(owner=player)
+    fill_card(game, {box: 0 for box in rules.CATEGORIES if box != "chance"} | {"yahtzee": 50})
+    roll(game, 6, 6, 6, 6, 5)
+    game.refresh_from_db()
+
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+
+    score = Score.objects.get()
+    assert (score.grand_total, score.yahtzees, score.user) == (79, 1, player)
+    assert (score.high_score_rank, score.high_score_period) == (1, "all")
+
+
+def test_the_entry_is_the_best_period_it_reaches(make_user, finished):
+    for i in range(10):
+        finished(make_user(f"old{i}"), 400 + i, days_ago=60)
+    score = finished(make_user("amy"), 300)
+
+    assert selectors.high_score_entry(score, now=NOW) == (1, "30d")
+
+
+def test_no_entry_below_every_table(make_user, finished):
+    for i in range(10):
+        finished(make_user(f"p{i}"), 400 + i)
+    score = finished(make_user("amy"), 100)
+
+    assert selectors.high_score_entry(score, now=NOW) is None
+
+
+# --- Statistics ----------------------------------------------------------------------------
+
+
+def test_player_stats_add_up(player, finished, make_user):
+    finished(player, 200, yahtzees=1)
+    finished(player, 300, yahtzees=2)
+    finished(player, 250)
+    services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+    services.start_game(owner=player)
+    finished(make_user("other"), 999)
+
+    stats = selectors.player_stats(user_id=player.pk, kind="classic")
+
+    assert (stats.started, stats.finished, stats.abandoned, stats.in_progress) == (5, 3, 1, 1)
+    assert (stats.average, stats.median, stats.best, stats.worst) == (250, 250, 300, 200)
+    assert stats.yahtzees == 3
+    chance = next(box for box in stats.boxes if box.key == "chance")
+    assert chance.average == 20
+
+
+def test_stats_of_a_player_with_no_game(player):
+    stats = selectors.player_stats(user_id=player.pk, kind="classic")
+
+    assert (stats.finished, stats.average, stats.best, stats.upper_bonus_rate) == (
+        0,
+        None,
+        None,
+        None,
+    )

@@ -1,0 +1,120 @@
+"""The high-score and statistics pages over HTTP."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from games.models import Game, GameStatus, Score, Seat
+
+
+def test_the_high_scores_are_public(client, make_user, finished):
+    finished(make_user("amy", display_name="Amy"), 275, yahtzees=2)
+
+    response = client.get(reverse("high_scores"))
+
+    assert response.status_code == 200
+    assert "<html" in response.text
+    assert "Amy" in response.text and "275" in response.text
+    assert 'aria-current="page">Classic Yahtzee<' in response.text
+
+
+def test_switching_table_over_htmx_answers_with_the_table_only(client, make_user, finished):
+    finished(make_user("amy"), 275, days_ago=40)
+
+    response = client.get(reverse("high_scores"), {"period": "30d"}, headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    assert 'id="scores"' in response.text
+    assert "No finished games in this table yet" in response.text
+    assert "HX-Request" in response["Vary"]
+
+
+def test_unknown_choices_fall_back_to_the_defaults(client, db):
+    response = client.get(reverse("high_scores"), {"kind": "poker", "period": "x"})
+
+    assert response.status_code == 200
+    assert 'aria-current="page">All time<' in response.text
+
+
+def test_the_top_ten_page_costs_one_query_for_a_visitor(
+    client, make_user, finished, django_assert_num_queries
+):
+    for i in range(12):
+        finished(make_user(f"p{i}"), 200 + i)
+
+    with django_assert_num_queries(1):
+        response = client.get(reverse("high_scores"))
+
+    assert response.status_code == 200
+
+
+def test_a_logged_in_player_outside_the_ten_sees_their_rank(client, make_user, finished):
+    for i in range(10):
+        finished(make_user(f"p{i}"), 300 + i)
+    me = make_user("me")
+    finished(me, 250)
+    client.force_login(me)
+
+    response = client.get(reverse("high_scores"))
+
+    assert "You: <strong>#11</strong> with 250" in response.text
+
+
+def test_my_rows_are_highlighted_not_by_colour_alone(client, make_user, finished):
+    me = make_user("me")
+    finished(me, 250)
+    client.force_login(me)
+
+    response = client.get(reverse("high_scores"))
+
+    assert 'class="is-mine"' in response.text
+    assert 'class="tag tag-you">you<' in response.text
+
+
+def test_a_players_own_page_shows_everything(client, player, finished):
+    finished(player, 210)
+    finished(player, 260)
+    client.force_login(player)
+
+    response = client.get(reverse("my_stats"), follow=True)
+
+    assert response.status_code == 200
+    assert "Your statistics" in response.text
+    assert "Games started" in response.text
+    assert '<svg class="chart"' in response.text
+    assert "<desc" in response.text
+
+
+def test_the_public_page_shows_no_private_data(client, player, finished):
+    finished(player, 210)
+
+    response = client.get(reverse("player", kwargs={"user_id": player.pk}))
+
+    assert response.status_code == 200
+    assert "Alice" in response.text
+    assert player.email not in response.text
+    assert player.username not in response.text.replace("Alice", "")
+    assert "Games started" not in response.text
+
+
+def test_an_unknown_player_is_404(client, db):
+    assert client.get(reverse("player", kwargs={"user_id": 999})).status_code == 404
+
+
+def test_the_game_over_panel_announces_a_new_high_score(client, player, roll, fill_card):
+    from games import rules, services
+
+    game = services.start_game(owner=player)
+    fill_card(game, {box: 0 for box in rules.CATEGORIES if box != "chance"})
+    roll(game, 6, 6, 6, 6, 5)
+    game.refresh_from_db()
+    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+    client.force_login(player)
+
+    response = client.get(reverse("games:play", kwargs={"game_id": game.pk}))
+
+    assert "New high score — #1 of all time!" in response.text
+    assert Score.objects.count() == 1
+    assert Game.objects.get().status == GameStatus.FINISHED
+    assert Seat.objects.get().grand_total == 29
