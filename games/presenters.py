@@ -86,6 +86,7 @@ def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
             {
                 **totals,
                 "multiplier": multiplier,
+                "weighted": multiplier * totals["grand_total"],
                 "upper_needed": max(0, rules.UPPER_BONUS_THRESHOLD - subtotal),
                 "upper_progress": min(subtotal, rules.UPPER_BONUS_THRESHOLD),
                 "upper_done": all(box in card for box in rules.UPPER),

@@ -25,3 +25,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(Path(tempfile.gettempdir()) / f"yahtzee-test-{os.getpid()}.sqlite3")
     }
+
+# Tests never run collectstatic: WhiteNoise serves straight from the app and project folders.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+STATIC_ROOT = Path(tempfile.gettempdir()) / "yahtzee-test-static"
+STATIC_ROOT.mkdir(exist_ok=True)

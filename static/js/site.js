@@ -34,6 +34,11 @@
     return true;
   }
 
+  function announce(text) {
+    const region = document.getElementById("announcer");
+    if (region) region.textContent = text;
+  }
+
   function describeDie(input) {
     const names = ["", "one", "two", "three", "four", "five", "six"];
     const face = names[Number(input.dataset.face)] || "not rolled yet";
@@ -61,6 +66,21 @@
     const form = gameForm();
     if (!form) return;
 
+    const choosing = form.querySelector("tr.is-choosing");
+    if (choosing) {
+      if (/^[1-3]$/.test(event.key)) {
+        clickIfEnabled(choosing.querySelector('[data-column="' + event.key + '"]'));
+        event.preventDefault();
+        return;
+      }
+      if (event.key === "Escape" || /^[a-m]$/i.test(event.key)) {
+        choosing.classList.remove("is-choosing");
+        if (event.key === "Escape") {
+          event.preventDefault();
+          return;
+        }
+      }
+    }
     if (event.key === "Escape") {
       const cancel = form.querySelector("[data-cancel]");
       if (cancel) {
@@ -81,9 +101,17 @@
       return;
     }
     if (/^[a-m]$/.test(key)) {
-      if (clickIfEnabled(form.querySelector('[data-box-key="' + key + '"]'))) {
-        event.preventDefault();
+      const options = form.querySelectorAll('[data-box-key="' + key + '"]:not([disabled])');
+      if (options.length === 1) {
+        options[0].click();
+      } else if (options.length > 1) {
+        // Several columns can take this box: the next key, 1 to 3, picks the column.
+        const row = options[0].closest("tr");
+        row.classList.add("is-choosing");
+        announce("Choose the column for " + row.querySelector("th").firstChild.textContent.trim() +
+          ": press " + Array.from(options, (o) => o.dataset.column).join(", ") + ".");
       }
+      if (options.length) event.preventDefault();
     }
   });
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from games import rules
@@ -24,6 +25,9 @@ from tests.browser.conftest import (
     sign_up,
     start_game,
 )
+
+# Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
+pytestmark = pytest.mark.browser
 
 RollHow = Literal["click", "r", "space"]
 HoldHow = Literal["click", "key"]

@@ -27,6 +27,9 @@ from tests.browser.conftest import (
     start_game,
 )
 
+# Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
@@ -17,6 +18,9 @@ from games import rules, services
 from games.models import Game, GameStatus
 from tests.browser.conftest import BrowserProblems, post, sign_up, start_game
 from tests.conftest import ScriptedDice
+
+# Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
+pytestmark = pytest.mark.browser
 
 
 def fill_all_but_chance(game_id: int, user: User) -> None:
