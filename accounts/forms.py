@@ -7,6 +7,7 @@ account when its owner forgets the password.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -129,3 +130,28 @@ class SerialForm(forms.Form):
         ),
         error_messages={"required": "Enter the serial number from your receipt."},
     )
+
+
+class OptionsForm(forms.ModelForm):
+    """The options page: how the table, the dice and the game feel."""
+
+    class Meta:
+        model = User
+        fields = ("theme", "felt_color", "dice_style", "sound", "animation", "confirm_zero")
+        widgets = {
+            "theme": forms.RadioSelect,
+            "felt_color": forms.TextInput(attrs={"type": "color"}),
+            "dice_style": forms.RadioSelect,
+        }
+        help_texts = {
+            "felt_color": "The colour of the table the dice roll on.",
+            "sound": "A short rattle made in your browser when the dice roll.",
+            "animation": "Dice tumble when rolled. Off also when your device asks for less motion.",
+            "confirm_zero": "Ask before entering a zero in a box.",
+        }
+
+    def clean_felt_color(self) -> str:
+        value = str(self.cleaned_data["felt_color"]).strip().lower()
+        if not re.fullmatch(r"#[0-9a-f]{6}", value):
+            raise forms.ValidationError("Pick a colour, written like #1d6b3c.")
+        return value

@@ -14,6 +14,21 @@ from django.db.models.functions import Lower
 TRIAL_GAMES = 5
 
 
+class Theme(models.TextChoices):
+    CLASSIC = "classic", "Classic green felt"
+    DARK = "dark", "Dark"
+    LIGHT = "light", "Light"
+
+
+class DiceStyle(models.TextChoices):
+    IVORY = "ivory", "Ivory with black pips"
+    RED = "red", "Red casino dice"
+    BLACK = "black", "Black with white pips"
+
+
+DEFAULT_FELT = "#1d6b3c"
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=30,
@@ -22,6 +37,15 @@ class User(AbstractUser):
     trial_games_used = models.PositiveSmallIntegerField(
         default=0, help_text=f"Games started while on trial (at most {TRIAL_GAMES})."
     )
+    # Options, applied on every page (kept here so they come with the user, at no extra query).
+    theme = models.CharField(max_length=16, choices=Theme, default=Theme.CLASSIC)
+    felt_color = models.CharField(
+        "table colour", max_length=7, default=DEFAULT_FELT, help_text="#rrggbb"
+    )
+    dice_style = models.CharField(max_length=16, choices=DiceStyle, default=DiceStyle.IVORY)
+    sound = models.BooleanField("dice sound", default=False)
+    animation = models.BooleanField("dice animation", default=True)
+    confirm_zero = models.BooleanField("ask before scoring a zero", default=True)
 
     class Meta(AbstractUser.Meta):
         constraints = [
@@ -31,6 +55,9 @@ class User(AbstractUser):
             ),
             models.CheckConstraint(
                 condition=Q(trial_games_used__lte=TRIAL_GAMES), name="user_trial_games_at_most_5"
+            ),
+            models.CheckConstraint(
+                condition=Q(felt_color__regex=r"^#[0-9a-f]{6}$"), name="user_felt_color_hex"
             ),
         ]
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.account, name="account"),
     path("serial/", views.serial, name="serial"),
+    path("options/", views.options, name="options"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

@@ -5,17 +5,20 @@ Log in, log out and the password pages are Django's own views, configured in ``a
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import licensing, serials
 from accounts.client_ip import client_ip
-from accounts.forms import DisplayNameForm, SerialForm, SignUpForm
+from accounts.forms import DisplayNameForm, OptionsForm, SerialForm, SignUpForm
 from accounts.models import User
 
 
@@ -84,3 +87,51 @@ def serial(request: HttpRequest) -> HttpResponse:
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def options(request: HttpRequest) -> HttpResponse:
+    """The options page. With htmx every change saves at once and the page redraws in it."""
+    user = request.user
+    assert isinstance(user, User)
+    form = OptionsForm(request.POST if request.method == "POST" else None, instance=user)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            if not request.htmx:
+                messages.success(request, "Your options are saved.")
+                return redirect("accounts:options")
+        else:
+            user.refresh_from_db()
+            status = 400
+    saved = request.method == "POST" and status == 200
+    return render(request, "accounts/options.html", {"form": form, "saved": saved}, status=status)
+
+
+FELT = re.compile(r"[0-9a-fA-F]{6}")
+
+
+def _shade(hex_color: str, factor: float) -> str:
+    channels = [int(hex_color[i : i + 2], 16) for i in (0, 2, 4)]
+    if factor < 1:
+        channels = [round(c * factor) for c in channels]
+    else:
+        channels = [round(c + (255 - c) * (factor - 1)) for c in channels]
+    return "#" + "".join(f"{min(255, max(0, c)):02x}" for c in channels)
+
+
+@require_GET
+@cache_control(max_age=31_536_000, immutable=True, public=True)
+def theme_css(request: HttpRequest) -> HttpResponse:
+    """The table colour a player picked, as a stylesheet (the CSP forbids inline styles)."""
+    felt = request.GET.get("felt", "")
+    if not FELT.fullmatch(felt):
+        return HttpResponse("/* no such colour */", content_type="text/css", status=400)
+    css = (
+        "#page.page-wrap {"
+        f" --felt: #{felt.lower()}; --felt-dark: {_shade(felt, 0.62)};"
+        f" --felt-light: {_shade(felt, 1.18)}; }}\n"
+    )
+    return HttpResponse(css, content_type="text/css")

@@ -199,6 +199,7 @@ class Score(models.Model):
                 fields=["kind", "player_kind", "-grand_total", "finished_at", "id"],
                 name="score_ranking",
             ),
+            # Counting a period's rows (a player's rank in the last 7 or 30 days).
             models.Index(fields=["kind", "player_kind", "finished_at"], name="score_recent"),
             models.Index(fields=["user", "kind", "finished_at"], name="score_player"),
         ]

@@ -40,11 +40,24 @@ def ranked(
     player_kind: str = SeatKind.HUMAN,
     period: str = HighScorePeriod.ALL_TIME,
     now: datetime | None = None,
+    walk_ranking: bool = True,
 ) -> QuerySet[Score]:
-    """The scores of a table, best first."""
+    """The scores of a table, best first.
+
+    A period's first rows are found by walking the ranking index down from the best score and
+    skipping older games (a few hundred rows at most), so with ``walk_ranking`` the date test
+    is wrapped to keep the planner off ``score_recent`` — which would sort a whole month.
+    Counting a period's rows (``walk_ranking=False``) wants ``score_recent``.
+    """
     scores = Score.objects.filter(kind=kind, player_kind=player_kind)
     if days := PERIOD_DAYS[period]:
-        scores = scores.filter(finished_at__gte=(now or timezone.now()) - timedelta(days=days))
+        since = (now or timezone.now()) - timedelta(days=days)
+        if walk_ranking:
+            scores = scores.alias(ended=Coalesce("finished_at", "finished_at")).filter(
+                ended__gte=since
+            )
+        else:
+            scores = scores.filter(finished_at__gte=since)
     return scores.order_by(*RANKING)
 
 
@@ -110,24 +123,33 @@ def top_ten(
 def best_rank(
     *, kind: str, period: str, user_id: int, now: datetime | None = None
 ) -> tuple[int, int] | None:
-    """(rank, total) of a player's best score in a table, in one query; None without one."""
-    table = ranked(kind=kind, period=period, now=now)
-    ahead = (
-        table.filter(_ahead_of(OuterRef("grand_total"), OuterRef("finished_at"), OuterRef("id")))
-        .order_by()
-        .values("kind")
-        .annotate(n=Count("id"))
-        .values("n")
+    """(rank, total) of a player's best score in a table, in one query; None without one.
+
+    The rows ahead are counted in two index ranges: higher totals, then equal totals reached
+    earlier. (One OR of the two would keep the database from using the index range.)
+    """
+    table = ranked(kind=kind, period=period, now=now, walk_ranking=False)
+    higher = table.filter(grand_total__gt=OuterRef("grand_total"))
+    tied_earlier = table.filter(grand_total=OuterRef("grand_total")).filter(
+        Q(finished_at__lt=OuterRef("finished_at"))
+        | Q(finished_at=OuterRef("finished_at"), id__lt=OuterRef("id"))
     )
+    # The best row is picked first, so the counts run once, not once per game of the player.
+    best_id = ranked(kind=kind, period=period, now=now).filter(user_id=user_id).values("id")[:1]
     best = (
-        table.filter(user_id=user_id)
-        .annotate(ahead=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)))
-        .values("grand_total", "ahead")
+        Score.objects.filter(id=Subquery(best_id))
+        .annotate(higher=_count(higher), tied_earlier=_count(tied_earlier))
+        .values("grand_total", "higher", "tied_earlier")
         .first()
     )
     if best is None:
         return None
-    return best["ahead"] + 1, best["grand_total"]
+    return best["higher"] + best["tied_earlier"] + 1, best["grand_total"]
+
+
+def _count(rows: QuerySet[Score]) -> Coalesce:
+    counted = rows.order_by().values("kind").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
 def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int, str] | None:

@@ -224,7 +224,7 @@ def score(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
             version=_version(request),
             box=box,
             column=column,
-            confirm_zero=request.POST.get("confirmed") != chosen,
+            confirm_zero=user.confirm_zero and request.POST.get("confirmed") != chosen,
         )
     except services.ZeroNeedsConfirmation as ask:
         confirm = {"box": ask.box, "column": ask.column, "label": rules.LABELS[ask.box]}
@@ -303,3 +303,9 @@ def my_stats(request: HttpRequest) -> HttpResponse:
 def healthz(request: HttpRequest) -> HttpResponse:
     """A trivial page: the benchmark's yardstick, and a liveness check for a load balancer."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def help_page(request: HttpRequest) -> HttpResponse:
+    """The rules written for players, with example rolls drawn as dice."""
+    return render(request, "help.html")

@@ -132,6 +132,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.options",
             ],
         },
     },
@@ -164,6 +165,9 @@ if redis_url := os.environ.get("REDIS_URL", "").strip():
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
     }
+    # A shared cache can front the session table (one query less per page). Not with the
+    # per-process local-memory cache: a session ended in one worker would live on in another.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from games import views as game_views
 
 urlpatterns = [
@@ -14,4 +15,6 @@ urlpatterns = [
     path("players/<int:user_id>/", game_views.player_page, name="player"),
     path("admin/", admin.site.urls),
     path("healthz", game_views.healthz, name="healthz"),
+    path("theme.css", account_views.theme_css, name="theme_css"),
+    path("help/", game_views.help_page, name="help"),
 ]

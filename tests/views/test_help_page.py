@@ -1,0 +1,267 @@
+"""The "How to play" page: open to visitors, complete, correct, accessible and CSP-clean."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import rules
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass(eq=False)  # elements are compared by identity
+class Element:
+    tag: str
+    attrs: dict[str, str]
+    text: list[str] = field(default_factory=list)
+    pips: list[int] = field(default_factory=list)
+    """For a dice group: the pips drawn on each of its dice, in order."""
+    dice: Element | None = None
+    """For an example: its dice group."""
+
+
+class HelpPage(HTMLParser):
+    """Collects what the tests look at: dice groups, examples, inline styles and scripts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[Element] = []
+        self.dice_groups: list[Element] = []
+        self.examples: list[Element] = []
+        self.stray_dice = 0
+        self.style_attributes: list[str] = []
+        self.inline_scripts = 0
+        self.inline_handlers: list[str] = []
+        self.main_text: list[str] = []
+        self._in_main = False
+        self._in_script_without_src = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        if "style" in attributes:
+            self.style_attributes.append(tag)
+        self.inline_handlers += [name for name in attributes if name.startswith("on")]
+        if tag == "script":
+            self._in_script_without_src = "src" not in attributes
+            if self._in_script_without_src:
+                self.inline_scripts += 1
+        if tag == "main":
+            self._in_main = True
+        classes = attributes.get("class", "").split()
+        element = Element(tag, attributes)
+        if "help-dice" in classes:
+            self.dice_groups.append(element)
+            example = next((e for e in reversed(self.stack) if e in self.examples), None)
+            if example is not None:
+                example.dice = element
+        if "example" in classes:
+            self.examples.append(element)
+        group = self.die_group()
+        if tag == "svg" and "die-face" in classes:
+            if group is None:
+                self.stray_dice += 1
+            else:
+                group.pips.append(0)
+        if tag == "circle" and "die-pip" in classes and group is not None:
+            group.pips[-1] += 1
+        if tag not in {"circle", "rect", "br", "img", "input", "link", "meta"}:
+            self.stack.append(element)
+
+    def die_group(self) -> Element | None:
+        return next((e for e in reversed(self.stack) if e in self.dice_groups), None)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "main":
+            self._in_main = False
+        if tag == "script":
+            self._in_script_without_src = False
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index].tag == tag:
+                del self.stack[index:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._in_main:
+            self.main_text.append(data)
+        for element in self.stack:
+            element.text.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join(" ".join(self.main_text).split())
+
+
+def text_of(element: Element) -> str:
+    return " ".join(" ".join(element.text).split())
+
+
+@pytest.fixture
+def response(client: Client):
+    return client.get(reverse("help"))
+
+
+@pytest.fixture
+def page(response) -> HelpPage:
+    parser = HelpPage()
+    parser.feed(response.content.decode())
+    return parser
+
+
+def test_a_visitor_can_read_the_help_without_logging_in(response) -> None:
+    assert response.status_code == 200
+    assert "help.html" in [t.name for t in response.templates]
+
+
+def test_the_page_links_its_own_stylesheet(response) -> None:
+    assert b'href="/static/css/help.css"' in response.content
+
+
+BOXES = {
+    "aces": ("Aces", "3"),
+    "twos": ("Twos", "4"),
+    "threes": ("Threes", "9"),
+    "fours": ("Fours", "16"),
+    "fives": ("Fives", "10"),
+    "sixes": ("Sixes", "24"),
+    "three_of_a_kind": ("3 of a Kind", "20"),
+    "four_of_a_kind": ("4 of a Kind", "23"),
+    "full_house": ("Full House", "25"),
+    "small_straight": ("Small Straight", "30"),
+    "large_straight": ("Large Straight", "40"),
+    "yahtzee": ("YAHTZEE", "50"),
+    "chance": ("Chance", "23"),
+}
+
+
+def test_every_box_is_named_with_an_example_and_its_score(page: HelpPage) -> None:
+    assert set(BOXES) == set(rules.CATEGORIES)
+    for box, (name, points) in BOXES.items():
+        examples = [e for e in page.examples if e.attrs["data-box"] == box]
+        assert examples, f"no example for {box}"
+        assert name in page.text
+        shown = re.compile(rf"\bscores {points}\b")
+        assert any(shown.search(text_of(e)) for e in examples), f"{name}: a roll scoring {points}"
+
+
+def test_the_fixed_scores_are_stated(page: HelpPage) -> None:
+    text = page.text
+    for phrase in ("25", "30", "40", "50", "sum of all five"):
+        assert phrase in text
+
+
+def test_every_example_scores_what_the_rules_engine_says(page: HelpPage) -> None:
+    assert len(page.examples) >= 13
+    for example in page.examples:
+        assert example.dice is not None, example.attrs
+        expected = rules.box_score(example.attrs["data-box"], example.dice.pips)
+        assert example.attrs["data-points"] == str(expected), (example.attrs, example.dice.pips)
+        assert re.search(rf"\bscores {expected}\b", text_of(example))
+
+
+def test_small_straight_with_a_duplicate_die_scores_30(page: HelpPage) -> None:
+    straights = [e for e in page.examples if e.attrs["data-box"] == "small_straight"]
+    assert any(
+        e.attrs["data-points"] == "30" and e.dice and e.dice.pips == [3, 4, 4, 5, 6]
+        for e in straights
+    )
+
+
+def test_every_dice_group_has_a_text_alternative_matching_its_dice(page: HelpPage) -> None:
+    assert len(page.dice_groups) >= 16
+    for group in page.dice_groups:
+        assert group.attrs.get("role") == "img"
+        label = group.attrs.get("aria-label", "")
+        match = re.match(r"Dice: (\d), (\d), (\d), (\d), (\d)\b", label)
+        assert match, f"dice group without a proper label: {label!r}"
+        assert [int(d) for d in match.groups()] == group.pips, label
+
+
+def test_no_die_is_drawn_outside_a_labelled_group(page: HelpPage) -> None:
+    assert page.stray_dice == 0
+
+
+def test_the_upper_bonus_is_explained_with_exactly_63(page: HelpPage) -> None:
+    text = page.text
+    assert "63 or more" in text
+    assert "35 points" in text
+    assert "Exactly 63 is enough" in text
+
+
+def test_the_yahtzee_bonus_and_the_joker_rule_are_explained(page: HelpPage) -> None:
+    text = page.text
+    assert "bonus of 100 points" in text
+    assert "no bonus" in text  # when the YAHTZEE box holds 0
+    assert "Joker rule" in text
+    assert "The upper box of that face" in text
+    assert "any open lower box" in text
+    assert "Full House 25, Small Straight 30, Large Straight 40" in text
+    assert "a zero in any open upper box" in text
+    assert any(g.pips == [4, 4, 4, 4, 4] for g in page.dice_groups), "the worked example is drawn"
+
+
+def test_the_joker_worked_example_agrees_with_the_rules_engine() -> None:
+    dice = (4, 4, 4, 4, 4)
+    card = {"yahtzee": 50}
+    assert rules.legal_scores(dice, card) == {"fours": 20}
+    assert rules.yahtzee_bonus(dice, card) == 100
+    card_fours_filled = {"yahtzee": 50, "fours": 12}
+    assert rules.legal_scores(dice, card_fours_filled)["large_straight"] == 40
+    full_lower = {box: 1 for box in rules.LOWER} | {"fours": 12}
+    assert set(rules.legal_scores(dice, full_lower).values()) == {0}
+
+
+def test_triple_yahtzee_multipliers_and_differences_are_explained(page: HelpPage) -> None:
+    text = page.text
+    assert "three columns" in text
+    assert "39 rounds" in text
+    assert "×1, ×2 and ×3" in text
+    assert "column 1 + 2 × column 2 + 3 × column 3" in text
+    assert "its own upper bonus" in text
+    assert "no Yahtzee bonus and no Joker rule" in text
+
+
+def test_the_keys_match_the_game_and_include_the_boss_key(page: HelpPage, response) -> None:
+    text = page.text
+    for phrase in (
+        "Hold or release a die",
+        "Roll the dice that are not held",
+        "the letter picks the box, the digit its column",
+        "Home",
+        "`",
+        "spreadsheet",
+    ):
+        assert phrase in text
+    assert b'id="keys-help"' not in response.content, "the keys are inline, not the game's dialog"
+
+
+def test_trial_abandoning_and_high_scores_are_covered(page: HelpPage) -> None:
+    text = page.text
+    assert "5 trial games" in text
+    assert "serial number" in text
+    assert "records no score" in text
+    assert "top ten" in text
+    assert "who got there first" in text
+    assert "their own table" in text
+
+
+def test_the_table_of_contents_links_to_sections_on_the_page(response) -> None:
+    html = response.content.decode()
+    targets = re.findall(r'<a href="#([\w-]+)"', html)
+    assert len(targets) >= 8
+    for target in targets:
+        if target == "main":
+            continue
+        assert f'id="{target}"' in html, target
+
+
+def test_no_inline_styles_scripts_or_handlers(page: HelpPage, response) -> None:
+    assert page.style_attributes == []
+    assert page.inline_scripts == 0
+    assert page.inline_handlers == []
+    assert b"<img" not in response.content.replace(b'<img src="/static/', b"")
