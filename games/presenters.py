@@ -6,9 +6,12 @@ The template only lays this out; every number and phrase a player reads is decid
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
 
 from games import rules, selectors
-from games.models import GameStatus, HighScorePeriod, Score, Seat
+from games.models import GameKind, GameStatus, HighScorePeriod, Score, Seat, SeatKind
 from games.services import Table
 
 FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -175,4 +178,51 @@ def table_context(
             if part
         ),
         "key_letters": KEY_LETTERS,
+    }
+
+
+# --- High scores ---------------------------------------------------------------------------
+
+PLAYER_KINDS = ((SeatKind.HUMAN, "People"), (SeatKind.COMPUTER, "Computer"))
+
+
+def high_scores_context(table: selectors.TopTen) -> dict[str, Any]:
+    """The top-ten page's words and links, worked out once here rather than in template loops."""
+    choice = {"kind": table.kind, "period": table.period, "players": table.player_kind}
+
+    def tabs(name: str, options: Any) -> list[tuple[str, str, bool]]:
+        return [
+            (str(label), "?" + urlencode(choice | {name: value}), value == choice[name])
+            for value, label in options
+        ]
+
+    player_url = reverse("player", kwargs={"user_id": 0}).removesuffix("0/")
+    rows = [
+        {
+            "rank": row.rank,
+            "name": row.display_name,
+            "href": f"{player_url}{row.user_id}/" if row.user_id else "",
+            "total": row.grand_total,
+            "date": f"{row.finished_at:%-d %b %y}",
+            "iso": row.finished_at.isoformat(),
+            "yahtzees": row.yahtzees,
+            "mine": row.mine,
+        }
+        for row in table.rows
+    ]
+    return {
+        "table": table,
+        "rows": rows,
+        "tab_groups": [
+            ("Game", tabs("kind", GameKind.choices)),
+            ("Period", tabs("period", HighScorePeriod.choices)),
+            ("Players", tabs("players", PLAYER_KINDS)),
+        ],
+        "caption": " · ".join(
+            [
+                str(GameKind(table.kind).label),
+                str(HighScorePeriod(table.period).label),
+                *(["computer players"] if table.player_kind == SeatKind.COMPUTER else []),
+            ]
+        ),
     }

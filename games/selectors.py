@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -59,6 +59,11 @@ def ranked(
         else:
             scores = scores.filter(finished_at__gte=since)
     return scores.order_by(*RANKING)
+
+
+def scores_version() -> int:
+    """The newest score's id: it changes exactly when a finished game may change a table."""
+    return Score.objects.aggregate(newest=Max("id"))["newest"] or 0
 
 
 def _ahead_of(total: Any, finished_at: Any, pk: Any) -> Q:

@@ -7,16 +7,20 @@ Views stay thin: parse the form, call one service, render the whole page or, for
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -24,7 +28,7 @@ from accounts import licensing
 from accounts.models import User
 from games import charts, rules, selectors, services
 from games.models import Game, GameKind, GameStatus, HighScorePeriod, Seat, SeatKind
-from games.presenters import table_context
+from games.presenters import high_scores_context, table_context
 
 
 class BadInput(Exception):
@@ -255,23 +259,34 @@ def high_scores(request: HttpRequest) -> HttpResponse:
     period = _choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
     players = _choice(request, "players", SeatKind.values, SeatKind.HUMAN)
     viewer = request.user if request.user.is_authenticated else None
-    context = {
-        "table": selectors.top_ten(
+    # A visitor's table is the same for everyone until the next game finishes (or, for a
+    # period, the window moves on): it is rendered once and kept, keyed by the newest score.
+    key = None
+    if viewer is None:
+        window = int(time.time() // 60) if period != HighScorePeriod.ALL_TIME else 0
+        version = selectors.scores_version()
+        key = f"top-ten:{kind}:{players}:{period}:{version}:{window}"
+    cached = cache.get(key) if key else None
+    if cached is None:
+        table = selectors.top_ten(
             kind=kind,
             player_kind=players,
             period=period,
             viewer=viewer,  # type: ignore[arg-type]
-        ),
-        "kinds": GameKind.choices,
-        "periods": HighScorePeriod.choices,
-        "player_kinds": [(SeatKind.HUMAN, "People"), (SeatKind.COMPUTER, "Computer")],
-        "kind_name": GameKind(kind).label,
-        "period_name": HighScorePeriod(period).label,
-    }
-    partial = request.htmx and not request.htmx.history_restore_request
-    template = "games/high_scores.html#table" if partial else "games/high_scores.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ["HX-Request"])
+        )
+        context = high_scores_context(table)
+        cached = {
+            "caption": context["caption"],
+            "html": render_to_string("games/_top_ten.html", context, request),
+        }
+        if key:
+            cache.set(key, cached, timeout=300)
+    if request.htmx and not request.htmx.history_restore_request:
+        response = HttpResponse(cached["html"])
+    else:
+        context = {"caption": cached["caption"], "table_html": mark_safe(cached["html"])}
+        response = render(request, "games/high_scores.html", context)
+    patch_vary_headers(response, ["HX-Request", "Cookie"])
     return response
 
 

@@ -27,6 +27,16 @@ class ScriptedDice:
         return tuple(taken)
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (the top ten keeps rendered tables in it)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., User]:
     counter = iter(range(1, 10_000))
