@@ -17,14 +17,15 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 
 RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
 
-.PHONY: help run dev test test-postgres lint migrate clean check-python
+.PHONY: help run dev test test-postgres bench lint migrate clean check-python
 
 help:
 	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
 	@echo "make test   - set up and run every test"
 	@echo "make test-postgres - the suite (no browser) on PostgreSQL at POSTGRES_URL"
 	@echo "make dev    - Django's development server with DEBUG on"
-	@echo "make lint   - ruff"
+	@echo "make bench  - fill a million games and time the high-score pages (SQLite, PostgreSQL)"
+	@echo "make lint   - ruff, mypy"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then \
@@ -68,6 +69,22 @@ test: $(VENV)/.dev
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: $(VENV)/.dev
 	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+# A million finished games in a separate database, then the high-score and statistics pages
+# timed next to a trivial page: on SQLite, then on PostgreSQL when one answers at BENCH_POSTGRES_URL.
+BENCH_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING
+BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
+bench: $(VENV)/.dev
+	mkdir -p var
+	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py migrate -v0
+	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py bench $(BENCH_ARGS)
+	@if $(BIN)/python -c "import psycopg, sys; u = sys.argv[1]; base, name = u.rsplit('/', 1); \
+		c = psycopg.connect(base + '/postgres', autocommit=True, connect_timeout=3); \
+		c.execute('SELECT 1 FROM pg_database WHERE datname = %s', (name,)).fetchone() \
+		or c.execute('CREATE DATABASE ' + name)" "$(BENCH_POSTGRES_URL)" 2>/dev/null; then \
+		$(BENCH_ENV) DATABASE_URL=$(BENCH_POSTGRES_URL) $(BIN)/python manage.py migrate -v0 && \
+		$(BENCH_ENV) DATABASE_URL=$(BENCH_POSTGRES_URL) $(BIN)/python manage.py bench $(BENCH_ARGS); \
+	else echo "PostgreSQL not reachable at $(BENCH_POSTGRES_URL): its bench is skipped."; fi
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -228,14 +228,20 @@ BEST_POSSIBLE = {
 }  # fmt: skip
 
 
-def player_stats(*, user_id: int, kind: str) -> PlayerStats:
-    """A player's record in one kind of game, from two queries over their own rows."""
-    by_status = dict(
-        Seat.objects.filter(user_id=user_id, game__kind=kind)
-        .values_list("game__status")
-        .annotate(n=Count("id"))
-        .values_list("game__status", "n")
-    )
+def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStats:
+    """A player's record in one kind of game, from their own rows.
+
+    ``private`` adds what only the player sees (games started, abandoned, in progress), at the
+    cost of a second query over their seats.
+    """
+    by_status: dict[str, int] = {}
+    if private:
+        by_status = dict(
+            Seat.objects.filter(user_id=user_id, game__kind=kind)
+            .values_list("game__status")
+            .annotate(n=Count("id"))
+            .values_list("game__status", "n")
+        )
     scores = list(
         Score.objects.filter(user_id=user_id, kind=kind, player_kind=SeatKind.HUMAN)
         .order_by("finished_at", "id")
@@ -252,7 +258,7 @@ def player_stats(*, user_id: int, kind: str) -> PlayerStats:
     return PlayerStats(
         kind=kind,
         started=sum(by_status.values()),
-        finished=by_status.get(GameStatus.FINISHED, 0),
+        finished=by_status.get(GameStatus.FINISHED, len(scores)),
         abandoned=by_status.get(GameStatus.ABANDONED, 0),
         in_progress=by_status.get(GameStatus.IN_PROGRESS, 0),
         totals=[row[0] for row in scores],

@@ -295,10 +295,11 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
     """A player's statistics: everything for themselves, a public summary for others."""
     player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
     kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
-    stats = selectors.player_stats(user_id=player.pk, kind=kind)
+    own = request.user.is_authenticated and request.user.pk == player.pk
+    stats = selectors.player_stats(user_id=player.pk, kind=kind, private=own)
     context = {
         "player": player,
-        "own": request.user.is_authenticated and request.user.pk == player.pk,
+        "own": own,
         "stats": stats,
         "kind": kind,
         "kinds": GameKind.choices,
