@@ -4,8 +4,8 @@ Fills the database (unless it already holds enough) with ``--players`` bench acc
 ``--games`` finished games, one seat and one score each (about 1% also seat the computer), spread
 over the last 365 days. Then it requests, in this process through ``django.test.Client`` (the
 whole middleware, view and template path, no network), the trivial page (the front page: the
-site's layout, no query; /healthz is timed too, as the floor of any request) and the pages under test,
-round robin so drift hits them all alike, and reports per page the median and p95 server time,
+site's layout, no query; /healthz is timed too, as the floor of any request) and the pages under
+test, round robin so drift hits them all alike, and reports per page the median and p95 server time,
 the ratio of the median to the trivial page's and the queries. The results also go to
 ``var/bench-<vendor>.json``. It exits non-zero when the anonymous top-ten page (all time, 30 or
 7 days) costs more than ``MAX_QUERIES`` queries or more than ``MAX_RATIO`` times the trivial page.
