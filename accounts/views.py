@@ -113,13 +113,39 @@ def options(request: HttpRequest) -> HttpResponse:
 FELT = re.compile(r"[0-9a-fA-F]{6}")
 
 
-def _shade(hex_color: str, factor: float) -> str:
-    channels = [int(hex_color[i : i + 2], 16) for i in (0, 2, 4)]
-    if factor < 1:
-        channels = [round(c * factor) for c in channels]
-    else:
-        channels = [round(c + (255 - c) * (factor - 1)) for c in channels]
-    return "#" + "".join(f"{min(255, max(0, c)):02x}" for c in channels)
+def _channels(hex_color: str) -> list[int]:
+    return [int(hex_color[i : i + 2], 16) for i in (0, 2, 4)]
+
+
+def _hex(channels: list[float]) -> str:
+    return "#" + "".join(f"{min(255, max(0, round(c))):02x}" for c in channels)
+
+
+def _luminance(channels: list[float]) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    linear = [
+        c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+        for c in channels
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+# White text keeps 4.5:1 (WCAG AA) on a colour whose luminance is at most this.
+MAX_FELT_LUMINANCE = (1.05 / 4.5) - 0.05
+
+
+def _readable_under_white(channels: list[float]) -> list[float]:
+    """The colour, darkened just enough for white text on it to stay readable."""
+    while _luminance(channels) > MAX_FELT_LUMINANCE:
+        channels = [c * 0.95 for c in channels]
+    return channels
+
+
+def _felt_palette(felt: str) -> tuple[str, str, str]:
+    base = _readable_under_white([float(c) for c in _channels(felt)])
+    dark = [c * 0.62 for c in base]
+    light = _readable_under_white([c + (255 - c) * 0.18 for c in base])
+    return _hex(base), _hex(dark), _hex(light)
 
 
 @require_GET
@@ -129,9 +155,7 @@ def theme_css(request: HttpRequest) -> HttpResponse:
     felt = request.GET.get("felt", "")
     if not FELT.fullmatch(felt):
         return HttpResponse("/* no such colour */", content_type="text/css", status=400)
-    css = (
-        "#page.page-wrap {"
-        f" --felt: #{felt.lower()}; --felt-dark: {_shade(felt, 0.62)};"
-        f" --felt-light: {_shade(felt, 1.18)}; }}\n"
-    )
+    # The table carries white text (the tray, banners): a pale pick is darkened until it reads.
+    base, dark, light = _felt_palette(felt.lower())
+    css = f"#page.page-wrap {{ --felt: {base}; --felt-dark: {dark}; --felt-light: {light}; }}\n"
     return HttpResponse(css, content_type="text/css")

@@ -99,3 +99,19 @@ def test_with_confirmation_off_a_zero_is_scored_at_once(client, player, game, ne
 
     assert "Score 0 in" not in response.text
     assert game.seats.get().cards == [{"yahtzee": 0}]
+
+
+def test_a_pale_table_colour_is_darkened_until_white_text_reads(client, db):
+    from accounts.views import _channels, _luminance
+
+    response = client.get(reverse("theme_css"), {"felt": "ffff00"})
+
+    colours = dict(
+        part.strip().split(": ")
+        for part in response.text.split("{")[1].split("}")[0].split(";")
+        if part.strip()
+    )
+    for name in ("--felt", "--felt-light"):
+        channels = _channels(colours[name].lstrip("#"))
+        contrast = 1.05 / (_luminance(channels) + 0.05)
+        assert contrast >= 4.5, (name, colours[name], contrast)
