@@ -228,6 +228,18 @@ BEST_POSSIBLE = {
 }  # fmt: skip
 
 
+def newest_score_id(*, user_id: int, kind: str) -> int:
+    """The id of a player's latest finished game of a kind (0 without one), read off the end
+    of the ``score_player`` index: it changes exactly when their record does."""
+    newest = (
+        Score.objects.filter(user_id=user_id, kind=kind)
+        .order_by("-finished_at", "-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    return newest or 0
+
+
 def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStats:
     """A player's record in one kind of game, from their own rows.
 

@@ -296,15 +296,26 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
     player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
     kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
     own = request.user.is_authenticated and request.user.pk == player.pk
-    stats = selectors.player_stats(user_id=player.pk, kind=kind, private=own)
+
+    def record() -> tuple[selectors.PlayerStats, Any, Any]:
+        stats = selectors.player_stats(user_id=player.pk, kind=kind, private=own)
+        return stats, charts.score_line(stats.totals), charts.score_histogram(stats.totals)
+
+    if own:
+        stats, line, histogram = record()
+    else:
+        # The public record only changes when the player finishes a game: keep it until then.
+        newest = selectors.newest_score_id(user_id=player.pk, kind=kind)
+        key = f"player-record:{player.pk}:{kind}:{newest}"
+        stats, line, histogram = cache.get_or_set(key, record, timeout=3600)
     context = {
         "player": player,
         "own": own,
         "stats": stats,
         "kind": kind,
         "kinds": GameKind.choices,
-        "line": charts.score_line(stats.totals),
-        "histogram": charts.score_histogram(stats.totals),
+        "line": line,
+        "histogram": histogram,
     }
     return render(request, "games/player.html", context)
 

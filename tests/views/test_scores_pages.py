@@ -131,3 +131,23 @@ def test_the_game_over_panel_announces_a_new_high_score(client, player, roll, fi
     assert Score.objects.count() == 1
     assert Game.objects.get().status == GameStatus.FINISHED
     assert Seat.objects.get().grand_total == 29
+
+
+def test_a_public_record_is_kept_until_the_player_finishes_another_game(
+    client, player, finished, django_assert_num_queries
+):
+    finished(player, 210)
+    url = reverse("player", kwargs={"user_id": player.pk})
+    client.get(url)
+
+    with django_assert_num_queries(2):  # the player, their newest score: the record is kept
+        kept = client.get(url)
+    finished(player, 290)
+    fresh = client.get(url)
+
+    def best(response):
+        main = response.text[response.text.index("<main") : response.text.index("</main>")]
+        return main[main.index("<dt>Best</dt>") :].split("</dd>")[0].rsplit(">", 1)[1]
+
+    assert best(kept) == "210"
+    assert best(fresh) == "290"
