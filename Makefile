@@ -89,7 +89,7 @@ bench: $(VENV)/.dev
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	DEBUG=1 $(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
