@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import Count, Q, QuerySet
@@ -12,7 +14,7 @@ from accounts.models import RedemptionAttempt, Serial, SerialBatch, User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin[User]):
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
         ("Profile and trial", {"fields": ("display_name", "trial_games_used")}),
@@ -28,12 +30,24 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "display_name", "email")
 
 
+class _BatchCounts(TypedDict):
+    serial_count: int
+    redeemed_count: int
+    revoked_count: int
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    CountedBatch = WithAnnotations[SerialBatch, _BatchCounts]
+
+
 @admin.register(SerialBatch)
-class SerialBatchAdmin(admin.ModelAdmin):
+class SerialBatchAdmin(admin.ModelAdmin[SerialBatch]):
     list_display = ("name", "created_at", "serial_count", "redeemed_count", "revoked_count")
     search_fields = ("name",)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[SerialBatch]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CountedBatch]:
         return (
             super()
             .get_queryset(request)
@@ -45,20 +59,20 @@ class SerialBatchAdmin(admin.ModelAdmin):
         )
 
     @admin.display(ordering="serial_count", description="serials")
-    def serial_count(self, batch: SerialBatch) -> int:
-        return batch.serial_count  # type: ignore[attr-defined,no-any-return]
+    def serial_count(self, batch: CountedBatch) -> int:
+        return batch.serial_count
 
     @admin.display(ordering="redeemed_count", description="redeemed")
-    def redeemed_count(self, batch: SerialBatch) -> int:
-        return batch.redeemed_count  # type: ignore[attr-defined,no-any-return]
+    def redeemed_count(self, batch: CountedBatch) -> int:
+        return batch.redeemed_count
 
     @admin.display(ordering="revoked_count", description="revoked")
-    def revoked_count(self, batch: SerialBatch) -> int:
-        return batch.revoked_count  # type: ignore[attr-defined,no-any-return]
+    def revoked_count(self, batch: CountedBatch) -> int:
+        return batch.revoked_count
 
 
 @admin.register(Serial)
-class SerialAdmin(admin.ModelAdmin):
+class SerialAdmin(admin.ModelAdmin[Serial]):
     list_display = ("last4", "batch", "redeemed_by", "redeemed_at", "revoked_at")
     list_filter = (
         "batch",
@@ -83,7 +97,7 @@ class SerialAdmin(admin.ModelAdmin):
 
 
 @admin.register(RedemptionAttempt)
-class RedemptionAttemptAdmin(admin.ModelAdmin):
+class RedemptionAttemptAdmin(admin.ModelAdmin[RedemptionAttempt]):
     list_display = ("created_at", "user", "client_ip", "client_network", "outcome")
     list_filter = ("outcome",)
     search_fields = ("user__username", "client_ip")
@@ -92,5 +106,7 @@ class RedemptionAttemptAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+    def has_change_permission(
+        self, request: HttpRequest, obj: RedemptionAttempt | None = None
+    ) -> bool:
         return False

@@ -61,7 +61,7 @@ def describe_display_name(field: forms.Field) -> None:
     field.widget.attrs["autocomplete"] = "nickname"
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """A new player: username, display name, e-mail and a password Django's validators accept."""
 
     class Meta(UserCreationForm.Meta):
@@ -85,7 +85,7 @@ class SignUpForm(UserCreationForm):
         return email
 
 
-class DisplayNameForm(forms.ModelForm):
+class DisplayNameForm(forms.ModelForm[User]):
     """The one thing a player changes on the account page: the name others see."""
 
     class Meta:
@@ -105,7 +105,7 @@ class ResetRequestForm(PasswordResetForm):
         self.fields["email"].widget.attrs["autofocus"] = True
 
 
-class NewPasswordForm(SetPasswordForm):
+class NewPasswordForm(SetPasswordForm[User]):
     """Django's set-password form for the reset link, with the cursor in the first box."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -132,7 +132,7 @@ class SerialForm(forms.Form):
     )
 
 
-class OptionsForm(forms.ModelForm):
+class OptionsForm(forms.ModelForm[User]):
     """The options page: how the table, the dice and the game feel."""
 
     class Meta:

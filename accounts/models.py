@@ -6,6 +6,8 @@ kept only as a keyed hash (``accounts.licensing.serial_digest``) and their last 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
@@ -64,10 +66,10 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.display_name:
             self.display_name = self.username[:30]
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
 
 class SerialBatch(models.Model):

@@ -10,7 +10,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.debug import sensitive_post_parameters
@@ -19,12 +19,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts import licensing, serials
 from accounts.client_ip import client_ip
 from accounts.forms import DisplayNameForm, OptionsForm, SerialForm, SignUpForm
-from accounts.models import User
+from accounts.http import AuthedRequest, HtmxRequest
 
 
 @require_http_methods(["GET", "POST"])
 @sensitive_post_parameters("password1", "password2")
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxRequest) -> HttpResponse:
     """Create an account, log its owner in and send them to their games."""
     if request.user.is_authenticated:
         return redirect("games:dashboard")
@@ -39,10 +39,9 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthedRequest) -> HttpResponse:
     """Show who the player is, and let them change the name other players see."""
     user = request.user
-    assert isinstance(user, User)  # login_required guarantees a real account
     form = DisplayNameForm(request.POST if request.method == "POST" else None, instance=user)
     if form.is_valid():
         form.save()
@@ -55,10 +54,9 @@ def account(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @sensitive_post_parameters("serial")
 @login_required
-def serial(request: HttpRequest) -> HttpResponse:
+def serial(request: AuthedRequest) -> HttpResponse:
     """Enter a serial number to turn a trial account into a registered one."""
     user = request.user
-    assert isinstance(user, User)
     form = SerialForm(request.POST if request.method == "POST" else None)
     status = 200
     retry_after = None
@@ -91,10 +89,9 @@ def serial(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def options(request: HttpRequest) -> HttpResponse:
+def options(request: AuthedRequest) -> HttpResponse:
     """The options page. With htmx every change saves at once and the page redraws in it."""
     user = request.user
-    assert isinstance(user, User)
     form = OptionsForm(request.POST if request.method == "POST" else None, instance=user)
     status = 200
     if request.method == "POST":
@@ -150,7 +147,7 @@ def _felt_palette(felt: str) -> tuple[str, str, str]:
 
 @require_GET
 @cache_control(max_age=31_536_000, immutable=True, public=True)
-def theme_css(request: HttpRequest) -> HttpResponse:
+def theme_css(request: HtmxRequest) -> HttpResponse:
     """The table colour a player picked, as a stylesheet (the CSP forbids inline styles)."""
     felt = request.GET.get("felt", "")
     if not FELT.fullmatch(felt):

@@ -52,10 +52,19 @@ def _nice_step(span: float, steps: int = 4) -> int:
     return int(next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw))
 
 
-def _frame(x_ticks: list[Tick], y_ticks: list[Tick], **parts: object) -> Chart:
+def _frame(
+    x_ticks: list[Tick],
+    y_ticks: list[Tick],
+    *,
+    points: str = "",
+    dots: tuple[tuple[float, float], ...] = (),
+    bars: tuple[Bar, ...] = (),
+    averaged_over: int = 1,
+) -> Chart:
     return Chart(
-        WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, x_ticks, y_ticks, **parts
-    )  # type: ignore[arg-type]
+        WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, x_ticks, y_ticks,
+        points=points, dots=dots, bars=bars, averaged_over=averaged_over,
+    )  # fmt: skip
 
 
 def _y_scale(top_value: int) -> tuple[int, list[Tick], float]:

@@ -12,10 +12,8 @@ from django.db.models import Q
 
 from games import rules
 
-
-class GameKind(models.TextChoices):
-    CLASSIC = rules.CLASSIC.key, rules.CLASSIC.name
-    TRIPLE = rules.TRIPLE.key, rules.TRIPLE.name
+KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
+"""The kinds of game (``rules.KINDS``) as the database stores them."""
 
 
 class GameStatus(models.TextChoices):
@@ -24,13 +22,15 @@ class GameStatus(models.TextChoices):
     ABANDONED = "abandoned", "Abandoned"
 
 
-class SeatKind(models.TextChoices):
+class PlayerKind(models.TextChoices):
+    """Who plays a seat: a person or the computer (their scores are never ranked together)."""
+
     HUMAN = "human", "Person"
     COMPUTER = "computer", "Computer"
 
 
 class Game(models.Model):
-    kind = models.CharField(max_length=16, choices=GameKind, default=GameKind.CLASSIC)
+    kind = models.CharField(max_length=16, choices=KIND_CHOICES, default=rules.CLASSIC.key)
     status = models.CharField(max_length=16, choices=GameStatus, default=GameStatus.IN_PROGRESS)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_games"
@@ -58,7 +58,7 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=GameStatus.values), name="game_status_valid"
             ),
-            models.CheckConstraint(condition=Q(kind__in=GameKind.values), name="game_kind_valid"),
+            models.CheckConstraint(condition=Q(kind__in=list(rules.KINDS)), name="game_kind_valid"),
         ]
 
     def __str__(self) -> str:
@@ -90,7 +90,7 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=16, choices=SeatKind, default=SeatKind.HUMAN)
+    player_kind = models.CharField(max_length=16, choices=PlayerKind, default=PlayerKind.HUMAN)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -102,6 +102,8 @@ class Seat(models.Model):
     # One mapping of box key -> points per column of the game kind.
     cards = models.JSONField(default=list)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
+    yahtzees = models.PositiveSmallIntegerField(default=0)
     # Stored when the game finishes, so high scores never recompute cards.
     grand_total = models.IntegerField(null=True, blank=True)
 
@@ -117,11 +119,14 @@ class Seat(models.Model):
 
     def sheet(self, kind: rules.GameKind) -> rules.Sheet:
         cards = tuple(self.cards) if self.cards else ()
-        return rules.Sheet(kind=kind, cards=cards, yahtzee_bonuses=self.yahtzee_bonuses)
+        return rules.Sheet(
+            kind=kind, cards=cards, yahtzee_bonuses=self.yahtzee_bonuses, yahtzees=self.yahtzees
+        )
 
     def set_sheet(self, sheet: rules.Sheet) -> None:
         self.cards = [dict(card) for card in sheet.cards]
         self.yahtzee_bonuses = sheet.yahtzee_bonuses
+        self.yahtzees = sheet.yahtzees
 
 
 class MoveAction(models.TextChoices):
@@ -170,8 +175,8 @@ class Score(models.Model):
 
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="score")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scores")
-    kind = models.CharField(max_length=16, choices=GameKind)
-    player_kind = models.CharField(max_length=16, choices=SeatKind)
+    kind = models.CharField(max_length=16, choices=KIND_CHOICES)
+    player_kind = models.CharField(max_length=16, choices=PlayerKind)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -1,60 +1,54 @@
-"""Turns a game table into what the game page shows: dice, score-card rows, totals, words.
+"""Turns what the selectors read into what a page shows: dice, score-card rows, totals, words.
 
-The template only lays this out; every number and phrase a player reads is decided here.
+The templates only lay this out; every number and phrase a player reads is decided here.
+Presenters make no query: they are handed everything they show.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from accounts.models import User
 from games import rules, selectors
-from games.models import GameKind, GameStatus, HighScorePeriod, Score, Seat, SeatKind
-from games.services import Table
+from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind
+from games.selectors import SeatedGame
 
-FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-KEY_LETTERS = "ABCDEFGHIJKLM"
-"""Keyboard letters of the boxes in card order, as the DOS original had them."""
-
-HINTS = {
-    "aces": "Count and add only aces",
-    "twos": "Count and add only twos",
-    "threes": "Count and add only threes",
-    "fours": "Count and add only fours",
-    "fives": "Count and add only fives",
-    "sixes": "Count and add only sixes",
-    "three_of_a_kind": "Add all dice",
-    "four_of_a_kind": "Add all dice",
-    "full_house": "Score 25",
-    "small_straight": "Sequence of 4 — score 30",
-    "large_straight": "Sequence of 5 — score 40",
-    "yahtzee": "5 of a kind — score 50",
-    "chance": "Add all dice",
+LIMITS = {
+    "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
+    "upper_bonus": rules.UPPER_BONUS,
+    "yahtzee_bonus": rules.YAHTZEE_BONUS,
 }
-
-
-def describe_dice(dice: rules.Dice) -> str:
-    return ", ".join(str(d) for d in dice)
+"""The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
 
 
 def _dice(turn: rules.Turn) -> list[dict[str, Any]]:
-    values = turn.dice or (None,) * rules.DICE_COUNT
+    values: Sequence[int | None] = turn.dice or (None,) * rules.DICE_COUNT
     dice = []
     for index, value in enumerate(values):
         held = bool(turn.held[index]) if turn.dice else False
-        face = FACE_NAMES[value] if value else "not rolled yet"
-        label = f"Die {index + 1} shows {face}" + (", held" if held else "")
+        number = index + 1
         dice.append(
-            {"index": index, "number": index + 1, "value": value, "held": held, "label": label}
+            {
+                "index": index,
+                "number": number,
+                "value": value,
+                "held": held,
+                "label": rules.describe_die(number, value, held=held),
+                # The page swaps between these as a die is tapped, before the server answers.
+                "label_held": rules.describe_die(number, value, held=True),
+                "label_free": rules.describe_die(number, value, held=False),
+            }
         )
     return dice
 
 
 def _rows(sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool) -> list[dict[str, Any]]:
     rows = []
-    for position, box in enumerate(rules.CATEGORIES):
+    for box in rules.CATEGORIES:
         cells = []
         for column, card in enumerate(sheet.cards):
             filled = card.get(box)
@@ -67,16 +61,7 @@ def _rows(sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool) -> lis
                     "forbidden": rolled and filled is None and option is None,
                 }
             )
-        rows.append(
-            {
-                "key": box,
-                "label": rules.LABELS[box],
-                "hint": HINTS[box],
-                "letter": KEY_LETTERS[position],
-                "upper": box in rules.UPPER,
-                "cells": cells,
-            }
-        )
+        rows.append({"box": box, "upper": box.is_upper, "cells": cells})
     return rows
 
 
@@ -107,46 +92,46 @@ def _announcement(turn: rules.Turn, *, on_turn: bool, finished: bool, total: int
     rolls = (
         "no rolls left, choose a box" if left == 0 else f"{left} roll{'s' if left > 1 else ''} left"
     )
-    return f"Roll {turn.rolls_used}: {describe_dice(turn.dice)}. {rolls.capitalize()}."
+    return f"Roll {turn.rolls_used}: {rules.describe_dice(turn.dice)}. {rolls.capitalize()}."
 
 
-def _high_score_news(seat: Seat) -> dict[str, str] | None:
+def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str] | None:
     """What the game-over panel says when the game entered the high scores."""
-    score = Score.objects.filter(seat=seat).only("high_score_rank", "high_score_period").first()
-    if score is None or not score.high_score_rank:
+    if entry is None:
         return None
-    phrase = selectors.PERIOD_PHRASES[HighScorePeriod(score.high_score_period)]
+    rank, period = entry
     return {
-        "text": f"New high score — #{score.high_score_rank} {phrase}!",
-        "period": score.high_score_period,
+        "text": f"New high score — #{rank} {selectors.PERIOD_PHRASES[period]}!",
+        "period": period,
     }
 
 
-def table_context(
-    table: Table,
+def game_context(
+    seated: SeatedGame,
     *,
-    viewer: Any,
+    viewer: User,
+    high_scores: dict[int, tuple[int, HighScorePeriod]] | None = None,
     message: str = "",
     confirm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    game = table.game
+    """Everything the game page shows, for ``viewer``; ``high_scores`` as
+    ``selectors.high_score_entries`` gives them for a finished game."""
+    game = seated.game
     kind = game.rules_kind
-    seat = table.current if game.is_in_progress else (table.seat_of(viewer) or table.current)
+    seat = seated.current if game.is_in_progress else (seated.seat_of(viewer) or seated.current)
     sheet = seat.sheet(kind)
     turn = game.turn() if game.is_in_progress else rules.Turn()
     on_turn = game.is_in_progress and seat.user_id == viewer.pk
-    legal = rules.legal_moves(kind, turn.dice, sheet.cards) if on_turn and turn.dice else {}
-    joker = bool(turn.dice) and any(
-        rules.joker_applies(turn.dice, card, kind=kind) for card in sheet.cards
-    )
-    bonus_ahead = bool(turn.dice) and rules.yahtzee_bonus(turn.dice, sheet.cards[0], kind=kind) > 0
+    dice = turn.dice or ()
+    legal = rules.legal_moves(kind, dice, sheet.cards) if on_turn and dice else {}
+    joker = any(rules.joker_applies(dice, card, kind=kind) for card in sheet.cards)
+    bonus_ahead = rules.yahtzee_bonus(dice, sheet.cards[0], kind=kind) > 0
     grand_total = sheet.grand_total
     finished = game.status == GameStatus.FINISHED
-    high_score = _high_score_news(seat) if finished else None
     return {
         "game": game,
         "kind": kind,
-        "seats": table.seats,
+        "seats": seated.seats,
         "seat": seat,
         "on_turn": on_turn,
         "turn": turn,
@@ -165,7 +150,7 @@ def table_context(
         "round": min(game.round, kind.rounds),
         "rounds": kind.rounds,
         "finished": finished,
-        "high_score": high_score,
+        "high_score": high_score_news((high_scores or {}).get(seat.pk)) if finished else None,
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
@@ -177,20 +162,21 @@ def table_context(
             )
             if part
         ),
-        "key_letters": KEY_LETTERS,
+        "boxes": rules.CATEGORIES,
+        "limits": LIMITS,
     }
 
 
 # --- High scores ---------------------------------------------------------------------------
 
-PLAYER_KINDS = ((SeatKind.HUMAN, "People"), (SeatKind.COMPUTER, "Computer"))
+PLAYER_KINDS = ((PlayerKind.HUMAN, "People"), (PlayerKind.COMPUTER, "Computer"))
 
 
-def high_scores_context(table: selectors.TopTen) -> dict[str, Any]:
+def high_scores_context(top: selectors.TopTen) -> dict[str, Any]:
     """The top-ten page's words and links, worked out once here rather than in template loops."""
-    choice = {"kind": table.kind, "period": table.period, "players": table.player_kind}
+    choice = {"kind": top.kind, "period": top.period, "player_kind": top.player_kind}
 
-    def tabs(name: str, options: Any) -> list[tuple[str, str, bool]]:
+    def tabs(name: str, options: Iterable[tuple[str, Any]]) -> list[tuple[str, str, bool]]:
         return [
             (str(label), "?" + urlencode(choice | {name: value}), value == choice[name])
             for value, label in options
@@ -208,21 +194,21 @@ def high_scores_context(table: selectors.TopTen) -> dict[str, Any]:
             "yahtzees": row.yahtzees,
             "mine": row.mine,
         }
-        for row in table.rows
+        for row in top.rows
     ]
     return {
-        "table": table,
+        "top": top,
         "rows": rows,
         "tab_groups": [
-            ("Game", tabs("kind", GameKind.choices)),
+            ("Game", tabs("kind", KIND_CHOICES)),
             ("Period", tabs("period", HighScorePeriod.choices)),
-            ("Players", tabs("players", PLAYER_KINDS)),
+            ("Players", tabs("player_kind", PLAYER_KINDS)),
         ],
         "caption": " · ".join(
             [
-                str(GameKind(table.kind).label),
-                str(HighScorePeriod(table.period).label),
-                *(["computer players"] if table.player_kind == SeatKind.COMPUTER else []),
+                rules.KINDS[top.kind].name,
+                str(HighScorePeriod(top.period).label),
+                *(["computer players"] if top.player_kind == PlayerKind.COMPUTER else []),
             ]
         ),
     }

@@ -1,8 +1,9 @@
-"""The reads behind the high-score and statistics pages, each written for the index it uses.
+"""The reads: a game as its pages need it, a player's games, the high scores and statistics.
 
-``Score`` rows are ranked best first, earlier first among equals (then by id, so a rank is
-always one place). The top ten reads the ``score_ranking`` index and stops after ten rows;
-a player's statistics read their own rows through ``score_player``.
+Each read is written for the index it uses. ``Score`` rows are ranked best first, earlier
+first among equals (then by id, so a rank is always one place). The top ten reads the
+``score_ranking`` index and stops after ten rows; a player's statistics read their own rows
+through ``score_player``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,104 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
 from games import rules
-from games.models import GameStatus, HighScorePeriod, Score, Seat, SeatKind
+from games.errors import GameNotFound
+from games.models import Game, GameStatus, HighScorePeriod, PlayerKind, Score, Seat
+
+# --- A game and its seats ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatedGame:
+    """A game with its seats loaded, as the pages and services use it."""
+
+    game: Game
+    seats: list[Seat]
+
+    @property
+    def current(self) -> Seat:
+        return self.seats[self.game.current_seat]
+
+    def seat_of(self, user: User) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+
+def games_of(user: User) -> QuerySet[Game]:
+    """The games ``user`` is seated in: the only ones they may see or act on."""
+    return Game.objects.filter(seats__user=user).distinct()
+
+
+def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
+    """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
+
+    With ``lock`` the game row is locked until the transaction ends (the writes use this).
+    """
+    games = Game.objects.select_for_update() if lock else Game.objects.all()
+    game = games.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    seats = list(game.seats.all())
+    if not any(seat.user_id == user.pk for seat in seats):
+        raise GameNotFound("There is no such game.")
+    return SeatedGame(game=game, seats=seats)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the dashboard: a game, and where the viewer's card stands in it."""
+
+    game: Game
+    score: int
+    boxes_filled: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    unfinished: list[GameSummary]
+    finished: list[GameSummary]
+
+
+def dashboard(*, user: User, finished_shown: int = 20) -> Dashboard:
+    """The viewer's unfinished games, newest first, and their latest finished ones."""
+    games = games_of(user).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    )
+    unfinished = games.filter(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
+    finished = games.exclude(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
+    return Dashboard(
+        unfinished=[_summary(game, user) for game in unfinished],
+        finished=[_summary(game, user) for game in finished[:finished_shown]],
+    )
+
+
+def _summary(game: Game, user: User) -> GameSummary:
+    seat = next(seat for seat in game.seats.all() if seat.user_id == user.pk)
+    sheet = seat.sheet(game.rules_kind)
+    return GameSummary(
+        game=game,
+        score=seat.grand_total if seat.grand_total is not None else sheet.grand_total,
+        boxes_filled=sheet.boxes_filled,
+        rounds=game.rules_kind.rounds,
+    )
+
+
+# --- High scores -----------------------------------------------------------------------------
 
 TOP = 10
 PERIOD_DAYS: dict[str, int | None] = {
@@ -37,7 +129,7 @@ RANKING = ("-grand_total", "finished_at", "id")
 def ranked(
     *,
     kind: str,
-    player_kind: str = SeatKind.HUMAN,
+    player_kind: str = PlayerKind.HUMAN,
     period: str = HighScorePeriod.ALL_TIME,
     now: datetime | None = None,
     walk_ranking: bool = True,
@@ -99,7 +191,7 @@ class TopTen:
 def top_ten(
     *,
     kind: str,
-    player_kind: str = SeatKind.HUMAN,
+    player_kind: str = PlayerKind.HUMAN,
     period: str = HighScorePeriod.ALL_TIME,
     viewer: User | None = None,
     now: datetime | None = None,
@@ -118,7 +210,7 @@ def top_ten(
         for i, row in enumerate(values, start=1)
     ]
     my_rank = my_best = None
-    if viewer_id is not None and player_kind == SeatKind.HUMAN and not any(r.mine for r in rows):
+    if viewer_id is not None and player_kind == PlayerKind.HUMAN and not any(r.mine for r in rows):
         found = best_rank(kind=kind, period=period, user_id=viewer_id, now=now)
         if found is not None:
             my_rank, my_best = found
@@ -163,7 +255,7 @@ def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int,
     Each check counts at most ten rows ahead of it, so it costs the same however large the
     table grows.
     """
-    if score.player_kind != SeatKind.HUMAN:
+    if score.player_kind != PlayerKind.HUMAN:
         return None
     for period in PERIOD_DAYS:
         table = ranked(kind=score.kind, period=period, now=now)
@@ -172,6 +264,16 @@ def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int,
         if count < TOP:
             return count + 1, period
     return None
+
+
+def high_score_entries(game: Game) -> dict[int, tuple[int, HighScorePeriod]]:
+    """Where each seat of a finished game entered the high scores, by seat id (rank, period)."""
+    if game.status != GameStatus.FINISHED:
+        return {}
+    rows = Score.objects.filter(game=game, high_score_rank__isnull=False).values_list(
+        "seat_id", "high_score_rank", "high_score_period"
+    )
+    return {seat_id: (rank, HighScorePeriod(period)) for seat_id, rank, period in rows if rank}
 
 
 # --- Personal statistics -------------------------------------------------------------------
@@ -221,13 +323,6 @@ class PlayerStats:
         return self.upper_bonuses / self.columns_played if self.columns_played else None
 
 
-BEST_POSSIBLE = {
-    "aces": 5, "twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30,
-    "three_of_a_kind": 30, "four_of_a_kind": 30, "full_house": 25, "small_straight": 30,
-    "large_straight": 40, "yahtzee": 50, "chance": 30,
-}  # fmt: skip
-
-
 def newest_score_id(*, user_id: int, kind: str) -> int:
     """The id of a player's latest finished game of a kind (0 without one), read off the end
     of the ``score_player`` index: it changes exactly when their record does."""
@@ -255,7 +350,7 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
             .values_list("game__status", "n")
         )
     scores = list(
-        Score.objects.filter(user_id=user_id, kind=kind, player_kind=SeatKind.HUMAN)
+        Score.objects.filter(user_id=user_id, kind=kind, player_kind=PlayerKind.HUMAN)
         .order_by("finished_at", "id")
         .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
                      "yahtzee_bonuses", "seat__cards")
@@ -282,9 +377,9 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
         boxes=[
             BoxAverage(
                 key=box,
-                label=rules.LABELS[box],
+                label=box.label,
                 average=box_sums[box] / played_columns if played_columns else 0.0,
-                best_possible=BEST_POSSIBLE[box],
+                best_possible=box.best,
             )
             for box in rules.CATEGORIES
         ],

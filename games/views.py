@@ -14,8 +14,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -25,10 +24,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
+from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import User
 from games import charts, rules, selectors, services
-from games.models import Game, GameKind, GameStatus, HighScorePeriod, Seat, SeatKind
-from games.presenters import high_scores_context, table_context
+from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
+from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
+from games.presenters import game_context, high_scores_context
+from games.selectors import SeatedGame
 
 
 class BadInput(Exception):
@@ -38,9 +40,9 @@ class BadInput(Exception):
 ERROR_STATUS: dict[type[Exception], int] = {
     BadInput: 400,
     rules.IllegalMove: 400,
-    services.StaleGame: 409,
-    services.NotYourTurn: 409,
-    services.GameNotInProgress: 409,
+    StaleGame: 409,
+    NotYourTurn: 409,
+    GameNotInProgress: 409,
 }
 
 
@@ -48,10 +50,10 @@ def _status_for(error: Exception) -> int:
     return next(status for kind, status in ERROR_STATUS.items() if isinstance(error, kind))
 
 
-GameAction = Callable[[HttpRequest, int], "services.Table | HttpResponse"]
+GameAction = Callable[[AuthedRequest, int], SeatedGame | HttpResponse]
 
 
-def game_action(action: GameAction) -> Callable[[HttpRequest, int], HttpResponse]:
+def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpResponseBase]:
     """Run an action on a game and answer with the table: a partial for HTMX, else a redirect.
 
     Errors the player can cause answer with the current table and a message (400 or 409), and
@@ -59,57 +61,65 @@ def game_action(action: GameAction) -> Callable[[HttpRequest, int], HttpResponse
     """
 
     @wraps(action)
-    def view(request: HttpRequest, game_id: int) -> HttpResponse:
-        user: User = request.user  # type: ignore[assignment]
+    def view(request: AuthedRequest, game_id: int) -> HttpResponse:
         try:
             result = action(request, game_id)
-        except services.GameNotFound as exc:
+        except GameNotFound as exc:
             raise Http404(str(exc)) from exc
         except tuple(ERROR_STATUS) as exc:
-            table = _load_or_404(game_id, user)
-            return render_table(request, table, message=str(exc), status=_status_for(exc))
+            seated = _seated_or_404(game_id, request.user)
+            return render_game(request, seated, message=str(exc), status=_status_for(exc))
         if isinstance(result, HttpResponse):
             return result
         if request.htmx:
-            return render_table(request, result)
+            return render_game(request, result)
         return redirect("games:play", game_id=game_id)
 
     return login_required(require_POST(view))
 
 
-def _load_or_404(game_id: int, user: User) -> services.Table:
+def _seated_or_404(game_id: int, user: User) -> SeatedGame:
     try:
-        return services.load_table(game_id=game_id, user=user)
-    except services.GameNotFound as exc:
+        return selectors.seated_game(game_id=game_id, user=user)
+    except GameNotFound as exc:
         raise Http404(str(exc)) from exc
 
 
-def render_table(
-    request: HttpRequest,
-    table: services.Table,
+def render_game(
+    request: AuthedRequest,
+    seated: SeatedGame,
     *,
     message: str = "",
     confirm: dict[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    context = table_context(table, viewer=request.user, message=message, confirm=confirm)
+    context = game_context(
+        seated,
+        viewer=request.user,
+        high_scores=selectors.high_score_entries(seated.game),
+        message=message,
+        confirm=confirm,
+    )
     template = "games/play.html#game" if request.htmx else "games/play.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
+KINDS = list(rules.KINDS)
+
+
 # --- Parsing what the game form sends ------------------------------------------------------
 
 
-def _version(request: HttpRequest) -> int:
+def _version(request: AuthedRequest) -> int:
     try:
         return int(request.POST["version"])
     except (KeyError, ValueError) as exc:
         raise BadInput("The request was incomplete; here is the game as it is now.") from exc
 
 
-def _held(request: HttpRequest) -> list[bool]:
+def _held(request: AuthedRequest) -> list[bool]:
     """The dice to hold, sent as die indexes 0..4 (the checked boxes of the dice)."""
     values = request.POST.getlist("held")
     try:
@@ -134,24 +144,20 @@ def _slot(value: str) -> tuple[str, int]:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
 @login_required
 @require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
-    user: User = request.user  # type: ignore[assignment]
-    games = services.games_of(user).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("position"))
-    )
-    unfinished = games.filter(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
-    finished = games.exclude(status=GameStatus.IN_PROGRESS).order_by("-updated_at")[:20]
+def dashboard(request: AuthedRequest) -> HttpResponse:
+    user = request.user
+    games = selectors.dashboard(user=user)
     licence = licensing.licence_of(user)
     context = {
-        "unfinished": [_game_summary(game, user) for game in unfinished],
-        "finished": [_game_summary(game, user) for game in finished],
-        "kinds": GameKind.choices,
+        "unfinished": games.unfinished,
+        "finished": games.finished,
+        "kinds": KIND_CHOICES,
         "licence": licence,
         # The handheld original asked at first launch: enter a serial, or play the trial.
         "first_visit": not licence.registered and user.trial_games_used == 0,
@@ -159,25 +165,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/dashboard.html", context)
 
 
-def _game_summary(game: Game, user: User) -> dict[str, Any]:
-    seat = next(seat for seat in game.seats.all() if seat.user_id == user.pk)
-    sheet = seat.sheet(game.rules_kind)
-    return {
-        "game": game,
-        "score": seat.grand_total if seat.grand_total is not None else sheet.grand_total,
-        "boxes_filled": sheet.boxes_filled,
-        "rounds": game.rules_kind.rounds,
-    }
-
-
 @login_required
 @require_POST
-def new_game(request: HttpRequest) -> HttpResponse:
-    kind = request.POST.get("kind", GameKind.CLASSIC)
-    if kind not in GameKind.values:
+def new_game(request: AuthedRequest) -> HttpResponse:
+    kind = request.POST.get("kind", rules.CLASSIC.key)
+    if kind not in KINDS:
         raise Http404("There is no such kind of game.")
     try:
-        game = services.start_game(owner=request.user, kind=kind)  # type: ignore[arg-type]
+        game = services.start_game(owner=request.user, kind=kind)
     except licensing.TrialOver:
         # The serial page itself says the trial is used up and what to do.
         url = reverse("accounts:serial")
@@ -190,35 +185,35 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    return render_table(request, _load_or_404(game_id, request.user))  # type: ignore[arg-type]
+def game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
+    return render_game(request, _seated_or_404(game_id, request.user))
 
 
 # --- Actions ---------------------------------------------------------------------------------
 
 
 @game_action
-def hold(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
-    table = services.set_held(
+def hold(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    seated = services.set_held(
         game_id=game_id, user=request.user, version=_version(request), held=_held(request)
     )
     if request.htmx:
         # The dice already show their new state in the page; only the version moves on.
-        context = table_context(table, viewer=request.user) | {"oob": True}
+        context = {"game": seated.game, "oob": True}
         return render(request, "games/play.html#version", context)
-    return table
+    return seated
 
 
 @game_action
-def roll(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
+def roll(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     return services.roll_dice(
         game_id=game_id, user=request.user, version=_version(request), held=_held(request)
     )
 
 
 @game_action
-def score(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
-    user: User = request.user  # type: ignore[assignment]
+def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    user = request.user
     chosen = request.POST.get("box") or request.POST.get("confirmed", "")
     box, column = _slot(chosen)
     try:
@@ -231,13 +226,13 @@ def score(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
             confirm_zero=user.confirm_zero and request.POST.get("confirmed") != chosen,
         )
     except services.ZeroNeedsConfirmation as ask:
-        confirm = {"box": ask.box, "column": ask.column, "label": rules.LABELS[ask.box]}
-        return render_table(request, ask.table, confirm=confirm)
+        confirm = {"box": ask.box, "column": ask.column, "label": ask.box.label}
+        return render_game(request, ask.seated, confirm=confirm)
 
 
 @game_action
-def abandon(request: HttpRequest, game_id: int) -> services.Table | HttpResponse:
-    services.abandon_game(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+def abandon(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    services.abandon_game(game_id=game_id, user=request.user)
     url = reverse("games:dashboard")
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -247,34 +242,29 @@ def abandon(request: HttpRequest, game_id: int) -> services.Table | HttpResponse
 # --- High scores and statistics ------------------------------------------------------------
 
 
-def _choice(request: HttpRequest, name: str, choices: list[str], default: str) -> str:
+def _choice(request: HtmxRequest, name: str, choices: list[str], default: str) -> str:
     value = request.GET.get(name, default)
     return value if value in choices else default
 
 
 @require_GET
-def high_scores(request: HttpRequest) -> HttpResponse:
+def high_scores(request: HtmxRequest) -> HttpResponse:
     """The public top ten per game kind, for people or for the computer, over a period."""
-    kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
+    kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     period = _choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
-    players = _choice(request, "players", SeatKind.values, SeatKind.HUMAN)
-    viewer = request.user if request.user.is_authenticated else None
+    player_kind = _choice(request, "player_kind", PlayerKind.values, PlayerKind.HUMAN)
+    viewer = request.user if isinstance(request.user, User) else None
     # A visitor's table is the same for everyone until the next game finishes (or, for a
     # period, the window moves on): it is rendered once and kept, keyed by the newest score.
     key = None
     if viewer is None:
         window = int(time.time() // 60) if period != HighScorePeriod.ALL_TIME else 0
         version = selectors.scores_version()
-        key = f"top-ten:{kind}:{players}:{period}:{version}:{window}"
+        key = f"top-ten:{kind}:{player_kind}:{period}:{version}:{window}"
     cached = cache.get(key) if key else None
     if cached is None:
-        table = selectors.top_ten(
-            kind=kind,
-            player_kind=players,
-            period=period,
-            viewer=viewer,  # type: ignore[arg-type]
-        )
-        context = high_scores_context(table)
+        top = selectors.top_ten(kind=kind, player_kind=player_kind, period=period, viewer=viewer)
+        context = high_scores_context(top)
         cached = {
             "caption": context["caption"],
             "html": render_to_string("games/_top_ten.html", context, request),
@@ -291,13 +281,15 @@ def high_scores(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
+def player_page(request: HtmxRequest, user_id: int) -> HttpResponse:
     """A player's statistics: everything for themselves, a public summary for others."""
     player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
-    kind = _choice(request, "kind", GameKind.values, GameKind.CLASSIC)
+    kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     own = request.user.is_authenticated and request.user.pk == player.pk
 
-    def record() -> tuple[selectors.PlayerStats, Any, Any]:
+    Record = tuple[selectors.PlayerStats, charts.Chart | None, charts.Chart | None]
+
+    def record() -> Record:
         stats = selectors.player_stats(user_id=player.pk, kind=kind, private=own)
         return stats, charts.score_line(stats.totals), charts.score_histogram(stats.totals)
 
@@ -307,13 +299,14 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
         # The public record only changes when the player finishes a game: keep it until then.
         newest = selectors.newest_score_id(user_id=player.pk, kind=kind)
         key = f"player-record:{player.pk}:{kind}:{newest}"
-        stats, line, histogram = cache.get_or_set(key, record, timeout=3600)
+        kept: Record | None = cache.get_or_set(key, record, timeout=3600)
+        stats, line, histogram = kept or record()
     context = {
         "player": player,
         "own": own,
         "stats": stats,
         "kind": kind,
-        "kinds": GameKind.choices,
+        "kinds": KIND_CHOICES,
         "line": line,
         "histogram": histogram,
     }
@@ -322,17 +315,17 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_stats(request: HttpRequest) -> HttpResponse:
+def my_stats(request: AuthedRequest) -> HttpResponse:
     return redirect("player", user_id=request.user.pk)
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: HtmxRequest) -> HttpResponse:
     """A trivial page: the benchmark's yardstick, and a liveness check for a load balancer."""
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
-def help_page(request: HttpRequest) -> HttpResponse:
+def help_page(request: HtmxRequest) -> HttpResponse:
     """The rules written for players, with example rolls drawn as dice."""
     return render(request, "help.html")

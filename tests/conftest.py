@@ -1,37 +1,41 @@
-"""Fixtures shared by the service, view and browser tests."""
+"""Fixtures shared by every test folder, built on ``tests.factories``.
+
+Tests that touch the database are marked ``db`` as they are collected, so ``pytest -m "not db"``
+runs the pure suite (rules, serials, charts) alone, in seconds.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.core.cache import cache
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, services
-from games.models import Game, GameStatus, Score, Seat, SeatKind
+from games import selectors, services
+from games.models import Game, Score
+from tests import factories
+
+DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client"}
 
 
-class ScriptedDice:
-    """A dice source that hands out the values it was given, in order."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.asked: list[int] = []
-
-    def __call__(self, n: int) -> tuple[int, ...]:
-        self.asked.append(n)
-        taken, self.values = self.values[:n], self.values[n:]
-        assert len(taken) == n, "the script ran out of dice"
-        return tuple(taken)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & DB_FIXTURES or item.get_closest_marker("django_db"):
+            item.add_marker(pytest.mark.db)
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache() -> Iterator[None]:
-    """Each test starts with an empty cache (the top ten keeps rendered tables in it)."""
-    from django.core.cache import cache
-
+def _empty_cache(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each database test starts with an empty cache (the top ten keeps rendered tables in it)."""
+    if "db" not in request.keywords:
+        yield
+        return
     cache.clear()
     yield
     cache.clear()
@@ -39,15 +43,12 @@ def _empty_cache() -> Iterator[None]:
 
 @pytest.fixture
 def make_user(db: None) -> Callable[..., User]:
-    counter = iter(range(1, 10_000))
+    return factories.make_user
 
-    def make(username: str | None = None, **fields: object) -> User:
-        username = username or f"player{next(counter)}"
-        fields.setdefault("display_name", username.title())
-        fields.setdefault("email", f"{username}@example.com")
-        return User.objects.create_user(username=username, password="correct horse 42", **fields)
 
-    return make
+@pytest.fixture
+def client_for(db: None) -> Callable[..., Client]:
+    return factories.client_for
 
 
 @pytest.fixture
@@ -56,76 +57,51 @@ def player(make_user: Callable[..., User]) -> User:
 
 
 @pytest.fixture
+def alice_client(player: User) -> Client:
+    return factories.client_for(player)
+
+
+@pytest.fixture
 def game(player: User) -> Game:
     return services.start_game(owner=player)
 
 
 @pytest.fixture
-def roll(player: User) -> Callable[..., services.Table]:
+def roll(player: User) -> Callable[..., selectors.SeatedGame]:
     """Roll scripted dice in ``game`` as its player: ``roll(game, 1, 2, 3, 4, 5)``."""
 
-    def do(game: Game, *dice: int, held: Sequence[bool] | None = None) -> services.Table:
-        game.refresh_from_db()
-        return services.roll_dice(
-            game_id=game.pk,
-            user=player,
-            version=game.version,
-            held=held,
-            dice_source=ScriptedDice(*dice),
-        )
+    def do(game: Game, *dice: int, held: Sequence[bool] | None = None) -> selectors.SeatedGame:
+        return factories.roll_now(game, player, *dice, held=held)
 
     return do
 
 
 @pytest.fixture
-def fill_card() -> Iterator[Callable[[Game, dict[str, int]], None]]:
-    """Put a score card straight into a game, for tests that start mid-game."""
-
-    def fill(game: Game, card: dict[str, int], yahtzee_bonuses: int = 0) -> None:
-        seat = game.seats.get()
-        seat.cards = [dict(card)]
-        seat.yahtzee_bonuses = yahtzee_bonuses
-        seat.save()
-        game.round = len(card) + 1
-        game.save()
-
-    yield fill
+def fill_card() -> Callable[..., None]:
+    return factories.fill_card
 
 
 NOW = timezone.now()
 
 
 @pytest.fixture
-def finished(make_user: Callable[..., User]) -> Callable[..., Score]:
+def finished(db: None) -> Callable[..., Score]:
     """Record a finished game: ``finished(user, 250, days_ago=3)``."""
 
-    def make(user, total, *, days_ago=0.0, kind="classic", yahtzees=0, computer=False):
-        when = NOW - timedelta(days=days_ago)
-        game = Game.objects.create(
-            owner=user, kind=kind, status=GameStatus.FINISHED, finished_at=when
-        )
-        seat = Seat.objects.create(
-            game=game,
-            position=0,
-            user=None if computer else user,
-            kind=SeatKind.COMPUTER if computer else SeatKind.HUMAN,
-            display_name="Robo" if computer else user.display_name,
-            cards=[{"chance": 20}],
-            grand_total=total,
-        )
-        return Score.objects.create(
-            seat=seat,
-            game=game,
-            kind=kind,
-            player_kind=seat.kind,
-            user=seat.user,
-            display_name=seat.display_name,
-            grand_total=total,
-            yahtzees=yahtzees,
-            finished_at=when,
-        )
+    def make(user: User, total: int, *, days_ago: float = 0.0, **fields: Any) -> Score:
+        return factories.finished_game(user, total, when=NOW - timedelta(days=days_ago), **fields)
 
     return make
 
 
-__all__ = ["NOW", "ScriptedDice", "rules"]
+@pytest.fixture
+def next_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., factories.ScriptedDice]:
+    """Script the dice the server will roll next: ``next_dice(6, 6, 6, 6, 6)``."""
+    from games import rules
+
+    def script(*values: int) -> factories.ScriptedDice:
+        dice = factories.ScriptedDice(*values)
+        monkeypatch.setattr(rules, "system_dice", dice)
+        return dice
+
+    return script

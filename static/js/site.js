@@ -39,18 +39,13 @@
     if (region) region.textContent = text;
   }
 
-  function describeDie(input) {
-    const names = ["", "one", "two", "three", "four", "five", "six"];
-    const face = names[Number(input.dataset.face)] || "not rolled yet";
-    return "Die " + input.dataset.die + " shows " + face + (input.checked ? ", held" : "");
-  }
-
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || !input.matches(".die-toggle")) return;
     const label = input.labels && input.labels[0];
     if (label) label.classList.toggle("is-held", input.checked);
-    input.setAttribute("aria-label", describeDie(input));
+    // The server wrote both labels ("Die 3 shows five, held" and without "held").
+    input.setAttribute("aria-label", input.checked ? input.dataset.labelHeld : input.dataset.labelFree);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -73,7 +68,7 @@
         event.preventDefault();
         return;
       }
-      if (event.key === "Escape" || /^[a-m]$/i.test(event.key)) {
+      if (event.key === "Escape" || /^[a-z]$/i.test(event.key)) {
         choosing.classList.remove("is-choosing");
         if (event.key === "Escape") {
           event.preventDefault();
@@ -100,7 +95,8 @@
       if (clickIfEnabled(form.querySelector("[data-roll]"))) event.preventDefault();
       return;
     }
-    if (/^[a-m]$/.test(key)) {
+    if (/^[a-z]$/.test(key)) {
+      // Each score button carries its box's letter and label, as the server names them.
       const options = form.querySelectorAll('[data-box-key="' + key + '"]:not([disabled])');
       if (options.length === 1) {
         options[0].click();
@@ -108,7 +104,7 @@
         // Several columns can take this box: the next key, 1 to 3, picks the column.
         const row = options[0].closest("tr");
         row.classList.add("is-choosing");
-        announce("Choose the column for " + row.querySelector("th").firstChild.textContent.trim() +
+        announce("Choose the column for " + options[0].dataset.boxLabel +
           ": press " + Array.from(options, (o) => o.dataset.column).join(", ") + ".");
       }
       if (options.length) event.preventDefault();

@@ -30,7 +30,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import rules, services
-from games.models import Game, GameKind, GameStatus, MoveAction, Score, Seat, SeatKind
+from games.models import Game, GameStatus, MoveAction
 from tests.browser.conftest import (
     PASSWORD,
     BrowserProblems,
@@ -39,7 +39,7 @@ from tests.browser.conftest import (
     post,
     settle,
 )
-from tests.conftest import ScriptedDice
+from tests.factories import ScriptedDice, finished_game
 
 # Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
 pytestmark = pytest.mark.browser
@@ -417,31 +417,15 @@ CARD = {
 
 
 def record_score(user: User, total: int, *, days_ago: float, computer: bool = False) -> None:
-    """A finished Classic game straight into the database, as ``tests/conftest.py:finished``."""
-    when = timezone.now() - timedelta(days=days_ago)
-    game = Game.objects.create(
-        owner=user, kind=GameKind.CLASSIC, status=GameStatus.FINISHED, finished_at=when
-    )
-    seat = Seat.objects.create(
-        game=game,
-        position=0,
-        user=None if computer else user,
-        kind=SeatKind.COMPUTER if computer else SeatKind.HUMAN,
-        display_name="Robo" if computer else user.display_name,
+    """A finished Classic game straight into the database."""
+    finished_game(
+        user,
+        total,
+        when=timezone.now() - timedelta(days=days_ago),
+        computer=computer,
         cards=[dict(CARD)],
-        grand_total=total,
-    )
-    Score.objects.create(
-        seat=seat,
-        game=game,
-        kind=game.kind,
-        player_kind=seat.kind,
-        user=seat.user,
-        display_name=seat.display_name,
-        grand_total=total,
         upper_bonuses=1 if total > 200 else 0,
         yahtzees=1 if total > 250 else 0,
-        finished_at=when,
     )
 
 
@@ -592,7 +576,7 @@ def test_player_pages_pass_axe(
     expect(page.locator(".bonus-earned")).to_have_text("35")
     audit("game-over", tab=True)
 
-    triple_id = services.start_game(owner=user, kind=GameKind.TRIPLE).pk
+    triple_id = services.start_game(owner=user, kind="triple").pk
     roll_now(triple_id, user, 4, 4, 4, 2, 6)
     page.goto(f"{site}/play/{triple_id}/")
     page.keyboard.press("m")  # Chance is open in three columns: the row waits for a column

@@ -149,7 +149,7 @@ def score_first_box(page: Page, how: ScoreHow, round_number: int) -> int:
     if points == 0:
         confirm = page.locator(".confirm-zero")
         expect(confirm).to_be_visible()
-        label = rules.LABELS[rules.CATEGORIES[ord(key) - ord("a")]]
+        label = rules.Box.by_letter(key).label
         expect(confirm.locator(".confirm-title")).to_have_text(f"Score 0 in {label}?")
         expect_round(page, round_number)  # nothing scored yet
         post(page, "/score/", page.get_by_role("button", name="Yes, score 0").click)

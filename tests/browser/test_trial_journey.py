@@ -17,7 +17,7 @@ from accounts.models import User
 from games import rules, services
 from games.models import Game, GameStatus
 from tests.browser.conftest import BrowserProblems, post, sign_up, start_game
-from tests.conftest import ScriptedDice
+from tests.factories import ScriptedDice
 
 # Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
 pytestmark = pytest.mark.browser

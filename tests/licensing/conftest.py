@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -52,16 +51,6 @@ def trial_left(db: None) -> Callable[[User, int], User]:
         return user
 
     return set_left
-
-
-@pytest.fixture
-def client_for(db: None) -> Callable[..., Client]:
-    def make(user: User, **defaults: Any) -> Client:
-        client = Client(**defaults)
-        client.force_login(user)
-        return client
-
-    return make
 
 
 @pytest.fixture

@@ -1,11 +1,9 @@
-"""Helpers for the licensing tests: known serials, page text, and threads that start together."""
+"""Helpers for the licensing tests: known serials, and threads that start together."""
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
-from html.parser import HTMLParser
 from typing import Any
 
 from django.db import connection
@@ -34,22 +32,6 @@ def typo_of(canonical: str, position: int = 7) -> str:
     """``canonical`` with one symbol changed: the check symbol no longer fits."""
     wrong = serials.ALPHABET[(serials.VALUE[canonical[position]] + 1) % 32]
     return canonical[:position] + wrong + canonical[position + 1 :]
-
-
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def page_text(response: Any) -> str:
-    """The words a person reads on the page, tags dropped and white space collapsed."""
-    parser = _Text()
-    parser.feed(response.content.decode())
-    return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
 
 
 def run_together(count: int, action: Callable[[int], Any]) -> list[Any]:

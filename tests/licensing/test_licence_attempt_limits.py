@@ -19,11 +19,11 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.client_ip import client_network
 from accounts.models import AttemptOutcome, RedemptionAttempt, Serial, User
+from tests.factories import page_text
 from tests.licensing.licensing_support import (
     ADDRESS,
     KNOWN,
     SERIAL_URL,
-    page_text,
     serial_from,
     typo_of,
 )

@@ -9,10 +9,10 @@ from django.urls import reverse
 from pytest_django import Settings
 
 from accounts.models import User
-from tests.licensing.licensing_support import ADDRESS, page_text
+from tests.factories import PASSWORD, page_text
+from tests.licensing.licensing_support import ADDRESS
 
 LOGIN_URL = reverse("accounts:login")
-PASSWORD = "correct horse 42"  # what tests/conftest.py's make_user gives everyone
 OTHER_ADDRESS = "198.51.100.23"
 LOCKED_OUT = "Too many failed log-ins"
 

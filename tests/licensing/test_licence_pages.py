@@ -11,12 +11,12 @@ from accounts import serials
 from accounts.models import TRIAL_GAMES, User
 from games import services
 from games.models import Game
+from tests.factories import page_text
 from tests.licensing.licensing_support import (
     DASHBOARD_URL,
     KNOWN,
     NEW_GAME_URL,
     SERIAL_URL,
-    page_text,
 )
 
 ACCOUNT_URL = reverse("accounts:account")

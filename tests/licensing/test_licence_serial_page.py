@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import licensing, serials
 from accounts.models import AttemptOutcome, RedemptionAttempt, Serial, User
+from tests.factories import page_text
 from tests.licensing.licensing_support import (
     ADDRESS,
     DASHBOARD_URL,
@@ -20,7 +21,6 @@ from tests.licensing.licensing_support import (
     NOBODYS,
     OTHER,
     SERIAL_URL,
-    page_text,
     serial_from,
     typo_of,
 )

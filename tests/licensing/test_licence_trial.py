@@ -6,9 +6,9 @@ import pytest
 
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
-from games import rules, services
+from games import rules, selectors, services
 from games.models import Game, GameStatus
-from tests.conftest import ScriptedDice
+from tests.factories import ScriptedDice
 
 
 def play_turn(game: Game, user: User, box: str) -> None:
@@ -44,7 +44,7 @@ def test_starting_a_game_uses_one_trial_game(player: User) -> None:
 
 def test_playing_on_in_a_started_game_uses_no_trial_game(player: User, game: Game) -> None:
     play_turn(game, player, "chance")
-    services.load_table(game_id=game.pk, user=player)  # resuming: the game page loads it
+    selectors.seated_game(game_id=game.pk, user=player)  # resuming: the game page loads it
 
     assert trial_games_used(player) == 1
 

@@ -3,36 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 
 from games import rules
+from tests.factories import ScriptedThrows
 
 HOLD_FIRST_TWO = (True, True, False, False, False)
 
 
-class ScriptedDice:
-    """A dice source that hands out prepared throws and remembers how many dice each asked for."""
-
-    def __init__(self, *throws: Sequence[int]) -> None:
-        self.throws = [tuple(throw) for throw in throws]
-        self.asked: list[int] = []
-
-    def __call__(self, n: int) -> tuple[int, ...]:
-        self.asked.append(n)
-        throw = self.throws.pop(0)
-        assert len(throw) == n, f"the test scripted {len(throw)} dice but {n} were thrown"
-        return throw
-
-
 def first_roll(*dice: int) -> rules.Turn:
-    turn, _ = rules.roll(rules.Turn(), ScriptedDice(dice))
+    turn, _ = rules.roll(rules.Turn(), ScriptedThrows(dice))
     return turn
 
 
 def third_roll() -> rules.Turn:
-    source = ScriptedDice((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
+    source = ScriptedThrows((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
     turn = rules.Turn()
     for _ in range(3):
         turn, _ = rules.roll(turn, source)
@@ -47,7 +34,7 @@ def full_sheet() -> rules.Sheet:
 
 
 def test_the_first_roll_throws_all_five_dice() -> None:
-    source = ScriptedDice((6, 1, 3, 3, 2))
+    source = ScriptedThrows((6, 1, 3, 3, 2))
     turn, record = rules.roll(rules.Turn(), source)
     assert source.asked == [5]
     assert (turn.dice, turn.rolls_used, turn.rolls_left) == ((6, 1, 3, 3, 2), 1, 2)
@@ -55,20 +42,20 @@ def test_the_first_roll_throws_all_five_dice() -> None:
 
 
 def test_the_first_roll_ignores_any_hold_left_on_a_fresh_turn() -> None:
-    source = ScriptedDice((6, 1, 3, 3, 2))
+    source = ScriptedThrows((6, 1, 3, 3, 2))
     rules.roll(rules.Turn(held=(True,) * 5), source)
     assert source.asked == [5]
 
 
 def test_a_reroll_asks_the_source_only_for_the_unheld_dice() -> None:
-    source = ScriptedDice((5, 5, 1, 2, 3), (4, 4, 6))
+    source = ScriptedThrows((5, 5, 1, 2, 3), (4, 4, 6))
     turn, _ = rules.roll(rules.Turn(), source)
     rules.roll(rules.hold(turn, HOLD_FIRST_TWO), source)
     assert source.asked == [5, 3]
 
 
 def test_a_reroll_keeps_the_held_dice_in_place() -> None:
-    source = ScriptedDice((5, 2, 5, 1, 3), (6, 6, 6))
+    source = ScriptedThrows((5, 2, 5, 1, 3), (6, 6, 6))
     turn, _ = rules.roll(rules.Turn(), source)
     held = (True, False, True, False, False)
     turn, record = rules.roll(rules.hold(turn, held), source)
@@ -77,7 +64,7 @@ def test_a_reroll_keeps_the_held_dice_in_place() -> None:
 
 
 def test_held_dice_may_be_released_before_a_later_roll() -> None:
-    source = ScriptedDice((5, 5, 1, 2, 3), (4, 4, 4), (6, 6, 1, 1, 1))
+    source = ScriptedThrows((5, 5, 1, 2, 3), (4, 4, 4), (6, 6, 1, 1, 1))
     turn, _ = rules.roll(rules.Turn(), source)
     turn, _ = rules.roll(rules.hold(turn, HOLD_FIRST_TWO), source)
     turn, _ = rules.roll(rules.hold(turn, rules.NO_HOLD), source)
@@ -85,7 +72,7 @@ def test_held_dice_may_be_released_before_a_later_roll() -> None:
 
 
 def test_holding_all_five_rerolls_nothing_but_uses_a_roll() -> None:
-    source = ScriptedDice((2, 3, 4, 5, 6), ())
+    source = ScriptedThrows((2, 3, 4, 5, 6), ())
     turn, _ = rules.roll(rules.Turn(), source)
     turn, _ = rules.roll(rules.hold(turn, (True,) * 5), source)
     assert (source.asked, turn.dice, turn.rolls_used) == ([5, 0], (2, 3, 4, 5, 6), 2)
@@ -93,11 +80,11 @@ def test_holding_all_five_rerolls_nothing_but_uses_a_roll() -> None:
 
 def test_a_fourth_roll_is_refused() -> None:
     with pytest.raises(rules.NoRollsLeft):
-        rules.roll(third_roll(), ScriptedDice((1, 1, 1, 1, 1)))
+        rules.roll(third_roll(), ScriptedThrows((1, 1, 1, 1, 1)))
 
 
 def test_a_refused_roll_does_not_ask_the_source() -> None:
-    source = ScriptedDice()
+    source = ScriptedThrows()
     with pytest.raises(rules.NoRollsLeft):
         rules.roll(third_roll(), source)
     assert source.asked == []
@@ -105,7 +92,7 @@ def test_a_refused_roll_does_not_ask_the_source() -> None:
 
 def test_a_source_giving_a_value_outside_one_to_six_is_refused() -> None:
     with pytest.raises(ValueError):
-        rules.roll(rules.Turn(), ScriptedDice((1, 2, 3, 4, 7)))
+        rules.roll(rules.Turn(), ScriptedThrows((1, 2, 3, 4, 7)))
 
 
 def test_system_dice_gives_the_number_asked_for_each_from_one_to_six() -> None:
@@ -306,7 +293,7 @@ def test_every_refusal_is_an_illegal_move_and_a_value_error(error: type[Exceptio
 
 def test_refusals_carry_a_message_for_the_player() -> None:
     with pytest.raises(rules.NoRollsLeft, match="three rolls"):
-        rules.roll(third_roll(), ScriptedDice())
+        rules.roll(third_roll(), ScriptedThrows())
 
 
 @pytest.mark.parametrize(
@@ -335,5 +322,5 @@ def test_a_roll_record_holds_tuples_not_lists() -> None:
     "given", [(1, 2, 3, 4), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 2.5), (0, 1, 2, 3, 4)]
 )
 def test_a_dice_source_that_misbehaves_is_refused(given: tuple) -> None:
-    with pytest.raises(ValueError, match="dice source gave"):
+    with pytest.raises(ValueError, match="5 dice of 1 to 6 are needed"):
         rules.roll(rules.Turn(), lambda n: given)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import rules, services
+from games import rules, selectors, services
+from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, MoveAction, Seat
-from tests.conftest import ScriptedDice
+from tests.factories import ScriptedDice
 
 
 def test_start_game_seats_the_owner_with_an_empty_card(player):
@@ -94,11 +95,11 @@ def test_a_stale_version_is_refused(game, roll, player):
 def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
     stranger = make_user("mallory")
 
-    with pytest.raises(services.GameNotFound):
-        services.load_table(game_id=game.pk, user=stranger)
-    with pytest.raises(services.GameNotFound):
+    with pytest.raises(GameNotFound):
+        selectors.seated_game(game_id=game.pk, user=stranger)
+    with pytest.raises(GameNotFound):
         services.roll_dice(game_id=game.pk, user=stranger, version=0)
-    with pytest.raises(services.GameNotFound):
+    with pytest.raises(GameNotFound):
         services.abandon_game(game_id=game.pk, user=stranger)
     assert Game.objects.get(pk=game.pk).status == GameStatus.IN_PROGRESS
 
@@ -184,4 +185,4 @@ def test_games_of_lists_only_the_games_a_user_sits_in(game, player, make_user):
     other = make_user("bob")
     services.start_game(owner=other)
 
-    assert list(services.games_of(player)) == [game]
+    assert list(selectors.games_of(player)) == [game]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games import rules, selectors, services
-from games.models import Score, SeatKind
+from games.models import PlayerKind, Score
 from tests.conftest import NOW
 
 
@@ -66,7 +66,7 @@ def test_each_kind_and_the_computer_have_their_own_table(make_user, finished):
 
     assert [r.grand_total for r in selectors.top_ten(kind="classic").rows] == [250]
     assert [r.grand_total for r in selectors.top_ten(kind="triple").rows] == [900]
-    computer = selectors.top_ten(kind="classic", player_kind=SeatKind.COMPUTER).rows
+    computer = selectors.top_ten(kind="classic", player_kind=PlayerKind.COMPUTER).rows
     assert [(r.display_name, r.grand_total) for r in computer] == [("Robo", 330)]
 
 

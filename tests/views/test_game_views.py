@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from games import rules, services
 from games.models import Game, GameStatus, Move
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.factories import HTMX
 
 
 def url(name: str, game: Game) -> str:
@@ -35,7 +34,7 @@ def state(game: Game) -> tuple:
 def post_roll(client, game, *, held=(), headers=HTMX, version=None):
     game.refresh_from_db()
     data = {"version": game.version if version is None else version, "held": list(held)}
-    return client.post(url("roll", game), data, **headers)
+    return client.post(url("roll", game), data, headers=headers)
 
 
 def post_score(client, game, box, *, confirmed=False, headers=HTMX):
@@ -43,7 +42,7 @@ def post_score(client, game, box, *, confirmed=False, headers=HTMX):
     data = {"version": game.version, "box": box}
     if confirmed:
         data = {"version": game.version, "confirmed": box}
-    return client.post(url("score", game), data, **headers)
+    return client.post(url("score", game), data, headers=headers)
 
 
 # --- Pages ----------------------------------------------------------------------------------
@@ -103,7 +102,7 @@ def test_a_game_is_invisible_to_anyone_not_seated(client_for, game, make_user):
 
     assert stranger.get(url("play", game)).status_code == 404
     for action in ("roll", "hold", "score", "abandon"):
-        response = stranger.post(url(action, game), {"version": 0, "box": "chance"}, **HTMX)
+        response = stranger.post(url(action, game), {"version": 0, "box": "chance"}, headers=HTMX)
         assert response.status_code == 404, action
     assert state(game) == before
 
@@ -155,7 +154,7 @@ def test_hold_over_htmx_moves_only_the_version_on(alice_client, game, next_dice)
     next_dice(1, 2, 3, 4, 5)
     post_roll(alice_client, game)
 
-    response = alice_client.post(url("hold", game), {"version": 1, "held": ["2"]}, **HTMX)
+    response = alice_client.post(url("hold", game), {"version": 1, "held": ["2"]}, headers=HTMX)
 
     assert response.status_code == 200
     assert response.text.strip() == (
@@ -188,14 +187,14 @@ def test_a_malformed_hold_list_is_refused(alice_client, game, next_dice, held):
     before = state(game)
 
     for action in ("hold", "roll"):
-        response = alice_client.post(url(action, game), {"version": 1, "held": held}, **HTMX)
+        response = alice_client.post(url(action, game), {"version": 1, "held": held}, headers=HTMX)
         assert response.status_code == 400, action
         assert "Dice to hold must be numbered 1 to 5" in response.text
     assert state(game) == before
 
 
 def test_holding_before_the_first_roll_is_refused(alice_client, game):
-    response = alice_client.post(url("hold", game), {"version": 0, "held": ["1"]}, **HTMX)
+    response = alice_client.post(url("hold", game), {"version": 0, "held": ["1"]}, headers=HTMX)
 
     assert response.status_code == 400
     assert "Roll the dice before holding" in response.text
@@ -204,7 +203,7 @@ def test_holding_before_the_first_roll_is_refused(alice_client, game):
 
 @pytest.mark.parametrize("version", ["", "abc"])
 def test_a_missing_or_garbled_version_is_refused(alice_client, game, version):
-    response = alice_client.post(url("roll", game), {"version": version}, **HTMX)
+    response = alice_client.post(url("roll", game), {"version": version}, headers=HTMX)
 
     assert response.status_code == 400
     assert state(game)[1] == 0
@@ -236,7 +235,7 @@ def test_a_double_submitted_roll_rolls_once(alice_client, game, next_dice):
 def test_posts_need_a_csrf_token(client_for, player, game):
     strict = client_for(player, enforce_csrf_checks=True)
 
-    response = strict.post(url("roll", game), {"version": 0}, **HTMX)
+    response = strict.post(url("roll", game), {"version": 0}, headers=HTMX)
 
     assert response.status_code == 403
     assert state(game)[1] == 0
@@ -348,7 +347,7 @@ def test_abandon_ends_the_game_and_returns_to_the_dashboard(alice_client, game):
     assert response.status_code == 302
     assert response["Location"] == reverse("games:dashboard")
     assert state(game)[0] == GameStatus.ABANDONED
-    assert alice_client.post(url("abandon", game), **HTMX).status_code == 409
+    assert alice_client.post(url("abandon", game), headers=HTMX).status_code == 409
 
 
 # --- Cost ------------------------------------------------------------------------------------
@@ -360,13 +359,13 @@ def test_roll_and_score_requests_stay_small(
     next_dice(3, 3, 3, 2, 2)
     # session, user, SAVEPOINT, game (locked), seats, UPDATE game, INSERT move, RELEASE
     with django_assert_num_queries(8):
-        response = alice_client.post(url("roll", game), {"version": 0}, **HTMX)
+        response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
     # ... and for scoring, the UPDATE of the seat's card too.
     with django_assert_num_queries(9):
         response = alice_client.post(
-            url("score", game), {"version": 1, "box": "full_house"}, **HTMX
+            url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )
     assert response.status_code == 200
     assert state(game)[6] == [{"full_house": 25}]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from accounts.models import User
+from tests.factories import HTMX
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 GOOD = {
     "theme": "dark",
     "felt_color": "#22446a",
@@ -41,7 +41,7 @@ def test_options_are_saved_and_applied_on_every_page(client, player):
 def test_a_change_over_htmx_redraws_the_page_at_once(client, player):
     client.force_login(player)
 
-    response = client.post(reverse("accounts:options"), GOOD | {"theme": "light"}, **HTMX)
+    response = client.post(reverse("accounts:options"), GOOD | {"theme": "light"}, headers=HTMX)
 
     assert response.status_code == 200
     assert "theme-light" in response.text
@@ -89,12 +89,12 @@ def test_with_confirmation_off_a_zero_is_scored_at_once(client, player, game, ne
     User.objects.filter(pk=player.pk).update(confirm_zero=False)
     client.force_login(player)
     next_dice(1, 2, 3, 4, 6)
-    client.post(reverse("games:roll", kwargs={"game_id": game.pk}), {"version": 0}, **HTMX)
+    client.post(reverse("games:roll", kwargs={"game_id": game.pk}), {"version": 0}, headers=HTMX)
 
     response = client.post(
         reverse("games:score", kwargs={"game_id": game.pk}),
         {"version": 1, "box": "yahtzee"},
-        **HTMX,
+        headers=HTMX,
     )
 
     assert "Score 0 in" not in response.text

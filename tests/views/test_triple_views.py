@@ -6,8 +6,7 @@ from django.urls import reverse
 
 from games import rules, selectors
 from games.models import Game, GameStatus
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
+from tests.factories import HTMX
 
 
 def url(name, game):
@@ -39,10 +38,12 @@ def test_scoring_names_the_column(alice_client, player, next_dice):
     alice_client.post(reverse("games:new"), {"kind": "triple"})
     game = Game.objects.get()
     next_dice(3, 3, 3, 2, 2)
-    alice_client.post(url("roll", game), {"version": 0}, **HTMX)
+    alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
 
     page = alice_client.get(url("play", game)).text
-    response = alice_client.post(url("score", game), {"version": 1, "box": "threes:2"}, **HTMX)
+    response = alice_client.post(
+        url("score", game), {"version": 1, "box": "threes:2"}, headers=HTMX
+    )
 
     assert 'value="threes:1"' in page and 'value="threes:2"' in page
     assert response.status_code == 200
@@ -54,13 +55,13 @@ def test_a_filled_box_stays_open_in_the_other_columns(alice_client, player, next
     alice_client.post(reverse("games:new"), {"kind": "triple"})
     game = Game.objects.get()
     next_dice(6, 6, 6, 6, 6)
-    alice_client.post(url("roll", game), {"version": 0}, **HTMX)
-    alice_client.post(url("score", game), {"version": 1, "box": "yahtzee"}, **HTMX)
+    alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
+    alice_client.post(url("score", game), {"version": 1, "box": "yahtzee"}, headers=HTMX)
     next_dice(6, 6, 6, 6, 6)
-    alice_client.post(url("roll", game), {"version": 2}, **HTMX)
+    alice_client.post(url("roll", game), {"version": 2}, headers=HTMX)
 
-    again = alice_client.post(url("score", game), {"version": 3, "box": "yahtzee"}, **HTMX)
-    beside = alice_client.post(url("score", game), {"version": 3, "box": "yahtzee:1"}, **HTMX)
+    again = alice_client.post(url("score", game), {"version": 3, "box": "yahtzee"}, headers=HTMX)
+    beside = alice_client.post(url("score", game), {"version": 3, "box": "yahtzee:1"}, headers=HTMX)
 
     assert again.status_code == 400
     assert "YAHTZEE is already filled" in again.text
@@ -83,9 +84,11 @@ def test_a_finished_triple_game_has_its_own_high_scores(alice_client, player, ne
     game.round = 39
     game.save()
     next_dice(6, 6, 6, 6, 5)
-    alice_client.post(url("roll", game), {"version": 0}, **HTMX)
+    alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
 
-    response = alice_client.post(url("score", game), {"version": 1, "box": "chance:2"}, **HTMX)
+    response = alice_client.post(
+        url("score", game), {"version": 1, "box": "chance:2"}, headers=HTMX
+    )
 
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED

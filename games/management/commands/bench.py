@@ -43,7 +43,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import rules, selectors
-from games.models import Game, GameKind, GameStatus, HighScorePeriod, Score, Seat, SeatKind
+from games.models import Game, GameStatus, HighScorePeriod, PlayerKind, Score, Seat
 
 PREFIX = "bench-"
 MAX_QUERIES = 3
@@ -458,8 +458,8 @@ class Command(BaseCommand):
         )  # fmt: skip
         seat_w = TableWriter(
             Seat,
-            ["id", "game_id", "position", "kind", "user_id", "display_name", "cards",
-             "yahtzee_bonuses", "grand_total"],
+            ["id", "game_id", "position", "player_kind", "user_id", "display_name", "cards",
+             "yahtzee_bonuses", "yahtzees", "grand_total"],
         )  # fmt: skip
         score_w = TableWriter(
             Score,
@@ -481,7 +481,7 @@ class Command(BaseCommand):
             for g in range(start, min(start + CHUNK, games)):
                 user_id = user_ids[owners[g]]
                 is_triple = rng.random() < TRIPLE_SHARE
-                kind = GameKind.TRIPLE if is_triple else GameKind.CLASSIC
+                kind = rules.TRIPLE.key if is_triple else rules.CLASSIC.key
                 rules_kind = rules.TRIPLE if is_triple else rules.CLASSIC
                 finished_dt = now - timedelta(seconds=ages[g])
                 minutes = rng.uniform(6, 15) * rules_kind.columns
@@ -493,9 +493,9 @@ class Command(BaseCommand):
                     (game_id, kind, finished, user_id, 0, rules_kind.rounds, empty, empty, 0,
                      rules_kind.rounds * 3, created_at, finished_at, finished_at)
                 )  # fmt: skip
-                seats = [(SeatKind.HUMAN, user_id, display[user_id])]
+                seats = [(PlayerKind.HUMAN, user_id, display[user_id])]
                 if rng.random() < COMPUTER_SHARE:
-                    seats.append((SeatKind.COMPUTER, None, computer_name))
+                    seats.append((PlayerKind.COMPUTER, None, computer_name))
                 for position, (seat_kind, seat_user, name) in enumerate(seats):
                     sheet = rng.choice(triple if is_triple else classic)
                     bonuses = 0
@@ -507,7 +507,7 @@ class Command(BaseCommand):
                     next_id[Seat] += 1
                     seat_rows.append(
                         (seat_id, game_id, position, seat_kind, seat_user, name,
-                         sheet.cards_json, bonuses, total)
+                         sheet.cards_json, bonuses, sheet.yahtzee_boxes + bonuses, total)
                     )  # fmt: skip
                     score_rows.append(
                         (next_id[Score], seat_id, game_id, kind, seat_kind, seat_user, name,
@@ -611,7 +611,7 @@ class Command(BaseCommand):
     # --- what to measure -------------------------------------------------------------------
 
     def describe_data(self) -> dict[str, Any]:
-        human = Score.objects.filter(kind=GameKind.CLASSIC, player_kind=SeatKind.HUMAN)
+        human = Score.objects.filter(kind=rules.CLASSIC.key, player_kind=PlayerKind.HUMAN)
         counts = dict(
             human.filter(user__isnull=False)
             .order_by()
@@ -623,7 +623,7 @@ class Command(BaseCommand):
             raise CommandError("No finished classic games by players: nothing to measure.")
         now = timezone.now()
         newest = human.aggregate(m=Max("finished_at"))["m"]
-        top_ids = {row.user_id for row in selectors.top_ten(kind=GameKind.CLASSIC).rows}
+        top_ids = {row.user_id for row in selectors.top_ten(kind=rules.CLASSIC.key).rows}
         outside = [u for u in counts if u not in top_ids] or list(counts)
         typical = min(outside, key=lambda u: (abs(counts[u] - TYPICAL_GAMES), u))
         heaviest = max(counts, key=lambda u: (counts[u], -u))
@@ -670,7 +670,7 @@ class Command(BaseCommand):
         member = Client(HTTP_HOST=host)
         member.force_login(viewer)  # outside anything timed
         typical, heaviest = data["typical_player"], data["heaviest_player"]
-        classic = GameKind.CLASSIC
+        classic = rules.CLASSIC.key
 
         def top(period: str, viewer: User | None = None) -> Callable[[], object]:
             return lambda: selectors.top_ten(kind=classic, period=period, viewer=viewer)

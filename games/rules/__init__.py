@@ -1,0 +1,86 @@
+"""The rules of Yahtzee as pure Python: boxes, dice, scoring, the turn and the score sheet.
+
+Nothing here imports Django, reads the clock or touches a global random generator. Dice come
+from a ``DiceSource`` passed in, so tests script them and production draws them from
+``secrets.SystemRandom``. ``../shared/RULES.md`` is the specification this package implements;
+``from games import rules`` gives the whole vocabulary.
+"""
+
+from games.rules.boxes import CATEGORIES, FACE_OF, LOWER, UPPER, UPPER_BOX_OF_FACE, Box, Section
+from games.rules.dice import (
+    DICE_COUNT,
+    FACES,
+    MAX_ROLLS,
+    NO_HOLD,
+    Dice,
+    DiceSource,
+    Held,
+    describe_dice,
+    describe_die,
+    face_name,
+    is_yahtzee,
+    system_dice,
+    validate_dice,
+)
+from games.rules.errors import (
+    BoxFilled,
+    IllegalMove,
+    InvalidHold,
+    JokerForbids,
+    NoRollsLeft,
+    NotRolledYet,
+    ScorecardComplete,
+    UnknownBox,
+)
+from games.rules.scoring import (
+    CLASSIC,
+    FULL_HOUSE_POINTS,
+    KINDS,
+    LARGE_STRAIGHT_POINTS,
+    SMALL_STRAIGHT_POINTS,
+    TRIPLE,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Card,
+    GameKind,
+    GameTotals,
+    Slot,
+    box_score,
+    column_scores,
+    game_totals,
+    joker_applies,
+    legal_moves,
+    legal_scores,
+    totals,
+    yahtzee_bonus,
+)
+from games.rules.turn import (
+    Roll,
+    Scoring,
+    Sheet,
+    Turn,
+    can_hold,
+    can_roll,
+    can_score,
+    hold,
+    roll,
+    score,
+    verify_hold,
+    verify_roll,
+    verify_score,
+)
+
+__all__ = [
+    "CATEGORIES", "CLASSIC", "DICE_COUNT", "FACES", "FACE_OF", "FULL_HOUSE_POINTS", "KINDS",
+    "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "NO_HOLD", "SMALL_STRAIGHT_POINTS", "TRIPLE",
+    "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD", "UPPER_BOX_OF_FACE", "YAHTZEE_BONUS",
+    "YAHTZEE_POINTS", "Box", "BoxFilled", "Card", "Dice", "DiceSource", "GameKind", "GameTotals",
+    "Held", "IllegalMove", "InvalidHold", "JokerForbids", "NoRollsLeft", "NotRolledYet", "Roll",
+    "ScorecardComplete", "Scoring", "Section", "Sheet", "Slot", "Turn", "UnknownBox", "box_score",
+    "can_hold", "can_roll", "can_score", "column_scores", "describe_dice", "describe_die",
+    "face_name", "game_totals", "hold", "is_yahtzee", "joker_applies", "legal_moves",
+    "legal_scores", "roll", "score", "system_dice", "totals", "validate_dice", "verify_hold",
+    "verify_roll", "verify_score", "yahtzee_bonus",
+]  # fmt: skip

@@ -1,0 +1,163 @@
+"""What tests build and read, in one place: players, clients, scripted dice, moves, page text.
+
+Fixtures in ``tests/conftest.py`` hand these out; tests may import them directly too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from html.parser import HTMLParser
+from typing import Any
+
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from games import rules, selectors, services
+from games.models import Game, GameStatus, PlayerKind, Score, Seat
+
+PASSWORD = "dice-roll-full-house-42"
+"""Every ``make_user`` player's password."""
+
+HTMX = {"HX-Request": "true"}
+"""The header htmx sends with every request: ``client.post(url, data, headers=HTMX)``."""
+
+_numbers: Iterator[int] = itertools.count(1)
+
+
+def make_user(username: str | None = None, **fields: Any) -> User:
+    """A player with unique name and e-mail; any field can be given, the password is PASSWORD."""
+    username = username or f"player{next(_numbers)}"
+    fields.setdefault("display_name", username.title())
+    fields.setdefault("email", f"{username}@example.com")
+    password = fields.pop("password", PASSWORD)
+    return User.objects.create_user(username=username, password=password, **fields)
+
+
+def client_for(user: User, **defaults: Any) -> Client:
+    """A test client logged in as ``user`` (``defaults`` as for ``Client``, e.g. REMOTE_ADDR)."""
+    client = Client(**defaults)
+    client.force_login(user)
+    return client
+
+
+class ScriptedDice:
+    """A dice source that hands out the values it was given, in order, as many as asked."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+        self.asked: list[int] = []
+
+    def __call__(self, n: int) -> tuple[int, ...]:
+        self.asked.append(n)
+        taken, self.values = self.values[:n], self.values[n:]
+        assert len(taken) == n, "the script ran out of dice"
+        return tuple(taken)
+
+
+class ScriptedThrows:
+    """A dice source that hands out whole prepared throws, checking each has the dice asked."""
+
+    def __init__(self, *throws: Sequence[int]) -> None:
+        self.throws = [tuple(throw) for throw in throws]
+        self.asked: list[int] = []
+
+    def __call__(self, n: int) -> tuple[int, ...]:
+        self.asked.append(n)
+        throw = self.throws.pop(0)
+        assert len(throw) == n, f"the test scripted {len(throw)} dice but {n} were thrown"
+        return throw
+
+
+def roll_now(
+    game: Game, user: User, *dice: int, held: Sequence[bool] | None = None
+) -> selectors.SeatedGame:
+    """Roll scripted ``dice`` in ``game`` as ``user``, at the game's current version."""
+    game.refresh_from_db()
+    return services.roll_dice(
+        game_id=game.pk,
+        user=user,
+        version=game.version,
+        held=held,
+        dice_source=ScriptedDice(*dice),
+    )
+
+
+def score_now(game: Game, user: User, box: str, column: int = 0) -> selectors.SeatedGame:
+    """Score ``box`` in ``game`` as ``user``, at the game's current version."""
+    game.refresh_from_db()
+    return services.score_box(
+        game_id=game.pk, user=user, version=game.version, box=box, column=column
+    )
+
+
+def fill_card(game: Game, card: dict[str, int], yahtzee_bonuses: int = 0) -> None:
+    """Put a score card straight into a solo game, for tests that start mid-game.
+
+    Its Yahtzees are those the card shows: a 50 in the YAHTZEE box and each bonus.
+    """
+    seat = game.seats.get()
+    seat.cards = [dict(card)]
+    seat.yahtzee_bonuses = yahtzee_bonuses
+    seat.yahtzees = (card.get("yahtzee") == rules.YAHTZEE_POINTS) + yahtzee_bonuses
+    seat.save()
+    game.round = len(card) + 1
+    game.save()
+
+
+def finished_game(
+    user: User,
+    total: int,
+    *,
+    when: datetime | None = None,
+    kind: str = rules.CLASSIC.key,
+    yahtzees: int = 0,
+    upper_bonuses: int = 0,
+    computer: bool = False,
+    cards: list[dict[str, int]] | None = None,
+) -> Score:
+    """A finished one-seat game with its high-score row, as if played to ``total``."""
+    when = when or timezone.now()
+    game = Game.objects.create(owner=user, kind=kind, status=GameStatus.FINISHED, finished_at=when)
+    seat = Seat.objects.create(
+        game=game,
+        position=0,
+        user=None if computer else user,
+        player_kind=PlayerKind.COMPUTER if computer else PlayerKind.HUMAN,
+        display_name="Robo" if computer else user.display_name,
+        cards=cards or [{"chance": 20}],
+        yahtzees=yahtzees,
+        grand_total=total,
+    )
+    return Score.objects.create(
+        seat=seat,
+        game=game,
+        kind=kind,
+        player_kind=seat.player_kind,
+        user=seat.user,
+        display_name=seat.display_name,
+        grand_total=total,
+        upper_bonuses=upper_bonuses,
+        yahtzees=yahtzees,
+        finished_at=when,
+    )
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def page_text(page: Any) -> str:
+    """The words a person reads on a page (a response or HTML), tags dropped, spaces collapsed."""
+    html = page if isinstance(page, str) else page.content.decode()
+    parser = _Text()
+    parser.feed(html)
+    return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
