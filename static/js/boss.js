@@ -21,12 +21,7 @@
   const sheet = () => document.getElementById("boss-sheet");
   const button = () => document.getElementById("boss-key");
 
-  function isTyping(target) {
-    if (!(target instanceof Element)) return false;
-    if (target.isContentEditable) return true;
-    if (target.matches("textarea, select")) return true;
-    return target.matches("input") && !target.matches("[type=checkbox], [type=radio]");
-  }
+  const isTyping = window.yahtzee.isTyping;  // site.js, loaded before this file
 
   function isBossKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;

@@ -14,6 +14,9 @@
     return target.matches("input") && !target.matches("[type=checkbox], [type=radio]");
   }
 
+  // Shared with the other scripts of the site (boss.js), which load after this one.
+  window.yahtzee = { isTyping: isTyping };
+
   function isActivatable(target) {
     return target instanceof Element && target.matches("button, a[href], input, summary");
   }

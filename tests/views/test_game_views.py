@@ -206,6 +206,7 @@ def test_a_missing_or_garbled_version_is_refused(alice_client, game, version):
     response = alice_client.post(url("roll", game), {"version": version}, headers=HTMX)
 
     assert response.status_code == 400
+    assert "The request was incomplete; here is the game as it is now." in response.text
     assert state(game)[1] == 0
 
 
@@ -276,8 +277,16 @@ def test_scoring_a_filled_box_is_refused(alice_client, game, next_dice):
     assert state(game) == before
 
 
-@pytest.mark.parametrize("box", ["", "bonus", "aces:1", "aces:x"])
-def test_an_unknown_box_or_column_is_refused(alice_client, game, next_dice, box):
+@pytest.mark.parametrize(
+    ("box", "message"),
+    [
+        ("", "There is no box called &#x27;&#x27;."),
+        ("bonus", "There is no box called &#x27;bonus&#x27;."),
+        ("aces:1", "There is no column 2."),
+        ("aces:x", "There is no such column."),
+    ],
+)
+def test_an_unknown_box_or_column_is_refused(alice_client, game, next_dice, box, message):
     next_dice(3, 3, 3, 2, 2)
     post_roll(alice_client, game)
     before = state(game)
@@ -285,6 +294,7 @@ def test_an_unknown_box_or_column_is_refused(alice_client, game, next_dice, box)
     response = post_score(alice_client, game, box)
 
     assert response.status_code == 400
+    assert message in response.text
     assert state(game) == before
 
 

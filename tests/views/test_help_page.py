@@ -24,6 +24,8 @@ class Element:
     """For a dice group: the pips drawn on each of its dice, in order."""
     dice: Element | None = None
     """For an example: its dice group."""
+    strong: list[Element] = field(default_factory=list)
+    """For a box's rule: the figures it puts in bold."""
 
 
 class HelpPage(HTMLParser):
@@ -39,6 +41,8 @@ class HelpPage(HTMLParser):
         self.inline_scripts = 0
         self.inline_handlers: list[str] = []
         self.main_text: list[str] = []
+        self.box_rules: dict[str, Element] = {}
+        self.joker_cases: list[Element] = []
         self._in_main = False
         self._in_script_without_src = False
 
@@ -62,6 +66,13 @@ class HelpPage(HTMLParser):
                 example.dice = element
         if "example" in classes:
             self.examples.append(element)
+        if "box-rule" in classes:
+            self.box_rules[attributes["id"].removeprefix("box-")] = element
+        if tag == "li" and self.stack and "joker-cases" in self.stack[-1].attrs.get("class", ""):
+            self.joker_cases.append(element)
+        if tag == "strong":
+            for rule in (e for e in self.stack if e in self.box_rules.values()):
+                rule.strong.append(element)
         group = self.die_group()
         if tag == "svg" and "die-face" in classes:
             if group is None:
@@ -149,10 +160,19 @@ def test_every_box_is_named_with_an_example_and_its_score(page: HelpPage) -> Non
         assert any(shown.search(text_of(e)) for e in examples), f"{name}: a roll scoring {points}"
 
 
-def test_the_fixed_scores_are_stated(page: HelpPage) -> None:
-    text = page.text
-    for phrase in ("25", "30", "40", "50", "sum of all five"):
-        assert phrase in text
+FIXED_SCORES = {"full-house": "25", "small-straight": "30", "large-straight": "40", "yahtzee": "50"}
+"""RULES.md's fixed scores, by the id of each box's section of the page."""
+
+
+def test_each_fixed_score_is_stated_in_its_own_box(page: HelpPage) -> None:
+    for box, points in FIXED_SCORES.items():
+        bold = [text_of(strong) for strong in page.box_rules[box].strong]
+        assert bold == [points], f"{box} states {bold}, not {points}"
+
+
+def test_three_of_a_kind_says_all_five_dice_count(page: HelpPage) -> None:
+    bold = [text_of(strong) for strong in page.box_rules["three-of-a-kind"].strong]
+    assert bold == ["all five"]
 
 
 def test_every_example_scores_what_the_rules_engine_says(page: HelpPage) -> None:
@@ -205,13 +225,37 @@ def test_the_yahtzee_bonus_and_the_joker_rule_are_explained(page: HelpPage) -> N
     assert any(g.pips == [4, 4, 4, 4, 4] for g in page.dice_groups), "the worked example is drawn"
 
 
-def test_the_joker_worked_example_agrees_with_the_rules_engine() -> None:
+def test_the_joker_worked_example_agrees_with_the_rules_engine(page: HelpPage) -> None:
+    """The page's three cases of five 4s over a YAHTZEE of 50, checked against the engine."""
     dice = (4, 4, 4, 4, 4)
-    card = {"yahtzee": 50}
-    assert rules.legal_scores(dice, card) == {"fours": 20}
-    assert rules.yahtzee_bonus(dice, card) == 100
-    card_fours_filled = {"yahtzee": 50, "fours": 12}
-    assert rules.legal_scores(dice, card_fours_filled)["large_straight"] == 40
+    bonus = rules.yahtzee_bonus(dice, {"yahtzee": 50})
+    # (A bold figure ends its text piece: "= 20 ." reads "= 20." on the page.)
+    cases = (re.sub(r" ([.,])", r"\1", text_of(case)) for case in page.joker_cases)
+    fours_open, fours_filled, all_filled = cases
+
+    points, worth = map(int, re.findall(r"= (\d+)\. With the bonus the roll is worth (\d+)",
+                                        fours_open)[0])  # fmt: skip
+    assert rules.legal_scores(dice, {"yahtzee": 50}) == {"fours": points}
+    assert worth == points + bonus
+
+    found = re.search(
+        r"Large Straight for (\d+), Small Straight (\d+), Full House (\d+), "
+        r"or 3 of a Kind, 4 of a Kind or Chance for (\d+)\. Large Straight plus the bonus makes "
+        r"(\d+)",
+        fours_filled,
+    )
+    assert found, fours_filled
+    large, small, full, summed, total = map(int, found.groups())
+    legal = rules.legal_scores(dice, {"yahtzee": 50, "fours": 12})
+    assert (legal["large_straight"], legal["small_straight"], legal["full_house"]) == (
+        large,
+        small,
+        full,
+    )
+    assert legal["three_of_a_kind"] == legal["four_of_a_kind"] == legal["chance"] == summed
+    assert total == large + bonus
+
+    assert "write a 0 in an open upper box" in all_filled
     full_lower = {box: 1 for box in rules.LOWER} | {"fours": 12}
     assert set(rules.legal_scores(dice, full_lower).values()) == {0}
 

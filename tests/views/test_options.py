@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from accounts.models import User
@@ -65,6 +66,7 @@ def test_an_unknown_theme_is_refused(client, player):
     response = client.post(reverse("accounts:options"), GOOD | {"theme": "neon"})
 
     assert response.status_code == 400
+    assert "Select a valid choice. neon is not one of the available choices." in response.text
     assert User.objects.get(pk=player.pk).theme == "classic"
 
 
@@ -101,9 +103,28 @@ def test_with_confirmation_off_a_zero_is_scored_at_once(client, player, game, ne
     assert game.seats.get().cards == [{"yahtzee": 0}]
 
 
-def test_a_pale_table_colour_is_darkened_until_white_text_reads(client, db):
-    from accounts.views import _channels, _luminance
+def wcag_contrast(foreground: str, background: str) -> float:
+    """WCAG 2.x contrast ratio of two #rrggbb colours, written apart from the site's own code."""
 
+    def luminance(colour: str) -> float:
+        def linear(byte: str) -> float:
+            c = int(byte, 16) / 255
+            return c / 12.92 if c <= 0.03928 else pow((c + 0.055) / 1.055, 2.4)
+
+        r, g, b = (linear(colour[i : i + 2]) for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_contrast_yardstick_agrees_with_published_ratios():
+    assert wcag_contrast("#ffffff", "#000000") == pytest.approx(21.0)
+    assert wcag_contrast("#ffffff", "#767676") == pytest.approx(4.54, abs=0.01)
+    assert wcag_contrast("#ffffff", "#777777") == pytest.approx(4.48, abs=0.01)
+
+
+def test_a_pale_table_colour_is_darkened_until_white_text_reads(client, db):
     response = client.get(reverse("theme_css"), {"felt": "ffff00"})
 
     colours = dict(
@@ -112,6 +133,5 @@ def test_a_pale_table_colour_is_darkened_until_white_text_reads(client, db):
         if part.strip()
     )
     for name in ("--felt", "--felt-light"):
-        channels = _channels(colours[name].lstrip("#"))
-        contrast = 1.05 / (_luminance(channels) + 0.05)
+        contrast = wcag_contrast("#ffffff", colours[name])
         assert contrast >= 4.5, (name, colours[name], contrast)
