@@ -38,4 +38,5 @@ def options_of(user: Any) -> Options:
 
 
 def options(request: HttpRequest) -> dict[str, Options]:
-    return {"options": options_of(request.user)}
+    # An error page for a request refused before the user was read (a bad Host) has none.
+    return {"options": options_of(getattr(request, "user", None))}

@@ -82,6 +82,8 @@ class Licence:
     last4: str
     trial_games_used: int
 
+    trial_games: int = TRIAL_GAMES
+
     @property
     def registered(self) -> bool:
         return self.registered_at is not None
@@ -114,20 +116,33 @@ def licence_of(user: User) -> Licence:
     )
 
 
-def use_trial_game(*, user: User) -> None:
+def use_trial_game(*, user: User) -> bool:
     """Count a game started by ``user``; ``TrialOver`` when a trial account has none left.
 
-    Call it inside the transaction that starts the game. The conditional UPDATE is atomic on
-    every database, so racing requests can never start more games than are left.
+    Returns whether a trial game was used (a registered account uses none). Call it inside the
+    transaction that starts the game. The conditional UPDATE is atomic on every database, so
+    racing requests can never start more games than are left.
     """
     if live_serial(user) is not None:
-        return
+        return False
     used = User.objects.filter(pk=user.pk, trial_games_used__lt=TRIAL_GAMES).update(
         trial_games_used=F("trial_games_used") + 1
     )
     if not used:
         raise TrialOver()
     user.trial_games_used = min(TRIAL_GAMES, user.trial_games_used + 1)
+    return True
+
+
+def give_back_trial_game(*, user_id: int) -> None:
+    """Return a trial game that was used for nothing (a game abandoned before its first roll).
+
+    Call it inside the transaction that ends that game, with the game row locked, so a game
+    gives back at most once; the conditional UPDATE never takes the count below zero.
+    """
+    User.objects.filter(pk=user_id, trial_games_used__gt=0).update(
+        trial_games_used=F("trial_games_used") - 1
+    )
 
 
 # --- Minting -------------------------------------------------------------------------------

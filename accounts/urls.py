@@ -25,6 +25,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.account, name="account"),
     path("serial/", views.serial, name="serial"),
+    path("serial/get/", views.get_serial, name="get_serial"),
     path("options/", views.options, name="options"),
     path(
         "password/change/",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -85,6 +86,17 @@ def serial(request: AuthedRequest) -> HttpResponse:
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+@require_GET
+def get_serial(request: HtmxRequest) -> HttpResponse:
+    """What a serial is, what registering gives, and where to get one (open to visitors)."""
+    context = {
+        "store_url": settings.SERIAL_STORE_URL,
+        "contact_email": settings.SITE_CONTACT_EMAIL,
+        "trial_games": TRIAL_GAMES,
+    }
+    return render(request, "accounts/get_serial.html", context)
 
 
 @require_http_methods(["GET", "POST"])

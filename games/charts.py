@@ -89,21 +89,21 @@ def score_line(totals: list[int]) -> Chart | None:
     ]
     y_max, y_ticks, plot_height = _y_scale(int(max(values)))
     plot_width = WIDTH - LEFT - RIGHT
-    last = max(len(values) - 1, 1)
+    last = len(values) - 1
+
+    def x_of(point: float) -> float:
+        """Where a point (0 for the first) goes across; a lone point stands in the middle."""
+        return round(LEFT + (point / last if last else 0.5) * plot_width, 1)
+
     dots = tuple(
-        (
-            round(LEFT + (i / last if len(values) > 1 else 0.5) * plot_width, 1),
-            round(HEIGHT - BOTTOM - value / y_max * plot_height, 1),
-        )
+        (x_of(i), round(HEIGHT - BOTTOM - value / y_max * plot_height, 1))
         for i, value in enumerate(values)
     )
     x_step = _nice_step(len(totals), 5)
     x_ticks = [
-        Tick(
-            LEFT + ((game - 1) / group) / last * plot_width if len(values) > 1 else LEFT, str(game)
-        )
-        for game in [1, *range(x_step, len(totals) + 1, x_step)]
-        if len(values) > 1 or game == 1
+        Tick(x_of((game - 1) / group), str(game))
+        for game in dict.fromkeys([1, *range(x_step, len(totals) + 1, x_step)])
+        if last or game == 1
     ]
     return _frame(
         x_ticks,

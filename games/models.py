@@ -102,6 +102,9 @@ class Seat(models.Model):
     # One mapping of box key -> points per column of the game kind.
     cards = models.JSONField(default=list)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    # Whether seating this account used one of its trial games (given back if the game is
+    # abandoned before its first roll).
+    used_trial_game = models.BooleanField(default=False)
     # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
     yahtzees = models.PositiveSmallIntegerField(default=0)
     # Stored when the game finishes, so high scores never recompute cards.

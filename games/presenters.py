@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import rules, selectors
-from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind
+from games.models import KIND_CHOICES, Game, GameStatus, HighScorePeriod, Move, MoveAction, PlayerKind
 from games.selectors import SeatedGame
 
 LIMITS = {
@@ -95,6 +95,47 @@ def _announcement(turn: rules.Turn, *, on_turn: bool, finished: bool, total: int
     return f"Roll {turn.rolls_used}: {rules.describe_dice(turn.dice)}. {rolls.capitalize()}."
 
 
+def page_title(game: Game, kind: rules.GameKind, *, round: int, total: int) -> str:
+    """The tab's title: it follows the game, so a player in another tab sees where it stands."""
+    if game.status == GameStatus.FINISHED:
+        return f"Game over — {total} — {kind.name}"
+    if game.status == GameStatus.ABANDONED:
+        return f"Abandoned — {kind.name}"
+    return f"Round {round} of {kind.rounds} — {kind.name}"
+
+
+def celebrations(
+    scoring: rules.Scoring | None, *, finished: bool, total: int, high_score: dict[str, str] | None
+) -> list[dict[str, str]]:
+    """What the scoring just done deserves beyond a line of text, biggest news last."""
+    if scoring is None:
+        return []
+    events = []
+    if rules.is_yahtzee(scoring.dice):
+        bonus = f" +{scoring.yahtzee_bonus} bonus." if scoring.yahtzee_bonus else ""
+        events.append({"kind": "yahtzee", "text": f"YAHTZEE!{bonus}"})
+    if scoring.upper_bonus:
+        events.append({"kind": "upper-bonus", "text": f"Upper bonus +{scoring.upper_bonus}!"})
+    if finished:
+        events.append({"kind": "game-over", "text": f"Game over — {total}"})
+    if finished and high_score:
+        events.append({"kind": "high-score", "text": high_score["text"]})
+    return events
+
+
+def describe_move(move: Move, *, names: bool) -> str:
+    """One line of the game's log: "Roll 2: 6, 6, 3, 6, 1" or "24 in Sixes"."""
+    who = f"{move.seat.display_name}: " if names else ""
+    if move.action == MoveAction.ROLL:
+        return f"{who}Roll {move.roll_number}: {rules.describe_dice(move.dice)}"
+    line = f"{who}{move.points} in {rules.Box(move.box).label}"
+    if move.column is not None and move.column > 0:
+        line += f" (column {move.column + 1})"
+    if move.yahtzee_bonus:
+        line += f", +{move.yahtzee_bonus} Yahtzee bonus"
+    return line
+
+
 def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str] | None:
     """What the game-over panel says when the game entered the high scores."""
     if entry is None:
@@ -111,11 +152,13 @@ def game_context(
     *,
     viewer: User,
     high_scores: dict[int, tuple[int, HighScorePeriod]] | None = None,
+    moves: Sequence[Move] = (),
     message: str = "",
     confirm: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the game page shows, for ``viewer``; ``high_scores`` as
-    ``selectors.high_score_entries`` gives them for a finished game."""
+    ``selectors.high_score_entries`` gives them for a finished game, ``moves`` the latest
+    moves, newest first."""
     game = seated.game
     kind = game.rules_kind
     seat = seated.current if game.is_in_progress else (seated.seat_of(viewer) or seated.current)
@@ -128,6 +171,9 @@ def game_context(
     bonus_ahead = rules.yahtzee_bonus(dice, sheet.cards[0], kind=kind) > 0
     grand_total = sheet.grand_total
     finished = game.status == GameStatus.FINISHED
+    round = min(game.round, kind.rounds)
+    high_score = high_score_news((high_scores or {}).get(seat.pk)) if finished else None
+    news = celebrations(seated.scoring, finished=finished, total=grand_total, high_score=high_score)
     return {
         "game": game,
         "kind": kind,
@@ -147,10 +193,13 @@ def game_context(
         "grand_total": grand_total,
         "joker": joker,
         "bonus_ahead": bonus_ahead,
-        "round": min(game.round, kind.rounds),
+        "round": round,
         "rounds": kind.rounds,
+        "page_title": page_title(game, kind, round=round, total=grand_total),
         "finished": finished,
-        "high_score": high_score_news((high_scores or {}).get(seat.pk)) if finished else None,
+        "high_score": high_score,
+        "celebrations": news,
+        "moves": [describe_move(move, names=len(seated.seats) > 1) for move in moves],
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
@@ -158,12 +207,34 @@ def game_context(
             part
             for part in (
                 message,
+                # The end of the game is said below, with the final score.
+                *(event["text"] for event in news if event["kind"] != "game-over"),
                 _announcement(turn, on_turn=on_turn, finished=finished, total=grand_total),
             )
             if part
         ),
         "boxes": rules.CATEGORIES,
         "limits": LIMITS,
+    }
+
+
+# --- The front page --------------------------------------------------------------------------
+
+PREVIEW_DICE = (4, 4, 2, 4, 6)
+PREVIEW_HELD = (True, True, False, True, False)
+
+
+def home_preview() -> dict[str, Any]:
+    """A turn drawn on the front page: three 4s held, and what the card offers for the dice
+    (worked out by the rules, so the picture never tells a wrong score)."""
+    options = [
+        (box.label, rules.box_score(box, PREVIEW_DICE))
+        for box in (rules.Box.FOURS, rules.Box.FULL_HOUSE, rules.Box.CHANCE)
+    ]
+    return {
+        "preview_dice": list(zip(PREVIEW_DICE, PREVIEW_HELD, strict=True)),
+        "preview_rows": [(rules.Box.THREES.label, 9, False)] + [(*o, True) for o in options],
+        "preview_options": ", ".join(f"{label} {points}" for label, points in options),
     }
 
 

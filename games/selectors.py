@@ -30,7 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules
 from games.errors import GameNotFound
-from games.models import Game, GameStatus, HighScorePeriod, PlayerKind, Score, Seat
+from games.models import Game, GameStatus, HighScorePeriod, Move, PlayerKind, Score, Seat
 
 # --- A game and its seats ------------------------------------------------------------------
 
@@ -41,6 +41,8 @@ class SeatedGame:
 
     game: Game
     seats: list[Seat]
+    scoring: rules.Scoring | None = None
+    """What the action that produced this state scored, when it scored (for celebrations)."""
 
     @property
     def current(self) -> Seat:
@@ -68,6 +70,16 @@ def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     if not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
     return SeatedGame(game=game, seats=seats)
+
+
+def has_moves(game: Game) -> bool:
+    """Whether anything has been rolled in the game yet."""
+    return Move.objects.filter(game=game).exists()
+
+
+def recent_moves(game: Game, *, limit: int = 8) -> list[Move]:
+    """The game's last moves, newest first, read backwards along ``move_unique_seq``."""
+    return list(Move.objects.filter(game=game).select_related("seat").order_by("-seq")[:limit])
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ legal, then saves the new state and logs the move. Errors a player can cause are
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -74,7 +75,7 @@ def start_game(*, owner: User, kind: str = rules.CLASSIC.key) -> Game:
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left).
     """
     rules_kind = rules.KINDS[kind]
-    licensing.use_trial_game(user=owner)
+    used_trial_game = licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
     Seat.objects.create(
         game=game,
@@ -82,6 +83,7 @@ def start_game(*, owner: User, kind: str = rules.CLASSIC.key) -> Game:
         user=owner,
         display_name=owner.display_name or owner.username,
         cards=[{} for _ in range(rules_kind.columns)],
+        used_trial_game=used_trial_game,
     )
     return game
 
@@ -145,7 +147,7 @@ def score_box(
     seat.set_sheet(sheet)
     _end_turn(seated)
     _log(game, seat, played_round, record)
-    return seated
+    return replace(seated, scoring=record)
 
 
 def _end_turn(seated: SeatedGame) -> None:
@@ -196,14 +198,33 @@ def _record_scores(seated: SeatedGame) -> None:
             score.save(update_fields=["high_score_rank", "high_score_period"])
 
 
+@dataclass(frozen=True)
+class Abandoned:
+    seated: SeatedGame
+    trial_games_given_back: int
+    """Trial games returned because the game ended before its first roll."""
+
+
 @transaction.atomic
-def abandon_game(*, game_id: int, user: User) -> SeatedGame:
-    """End an unfinished game for good; it records no score."""
+def abandon_game(*, game_id: int, user: User) -> Abandoned:
+    """End an unfinished game for good; it records no score.
+
+    A game abandoned before its first roll gives back the trial games it used: nothing was
+    played. The game row stays locked until the end, so it gives them back at most once.
+    """
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
     if game.status != GameStatus.IN_PROGRESS:
         raise GameNotInProgress("Only a game in progress can be abandoned.")
+    unplayed = not Move.objects.filter(game=game).exists()
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()
     _save_game(game)
-    return seated
+    given_back = 0
+    for seat in seated.seats:
+        if unplayed and seat.used_trial_game and seat.user_id is not None:
+            licensing.give_back_trial_game(user_id=seat.user_id)
+            seat.used_trial_game = False
+            seat.save(update_fields=["used_trial_game"])
+            given_back += 1
+    return Abandoned(seated=seated, trial_games_given_back=given_back)

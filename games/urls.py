@@ -11,5 +11,6 @@ urlpatterns = [
     path("<int:game_id>/hold/", views.hold, name="hold"),
     path("<int:game_id>/roll/", views.roll, name="roll"),
     path("<int:game_id>/score/", views.score, name="score"),
-    path("<int:game_id>/abandon/", views.abandon, name="abandon"),
+    path("<int:game_id>/abandon/", views.abandon_page, name="abandon_page"),
+    path("<int:game_id>/abandon/confirm/", views.abandon, name="abandon"),
 ]

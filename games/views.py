@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseRedirect
@@ -25,11 +26,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
-from accounts.models import User
+from accounts.models import TRIAL_GAMES, User
 from games import charts, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
-from games.presenters import game_context, high_scores_context
+from games.presenters import game_context, high_scores_context, home_preview
 from games.selectors import SeatedGame
 
 
@@ -97,6 +98,7 @@ def render_game(
         seated,
         viewer=request.user,
         high_scores=selectors.high_score_entries(seated.game),
+        moves=selectors.recent_moves(seated.game),
         message=message,
         confirm=confirm,
     )
@@ -145,7 +147,12 @@ def _slot(value: str) -> tuple[str, int]:
 
 @require_GET
 def home(request: HtmxRequest) -> HttpResponse:
-    return render(request, "home.html")
+    context = home_preview() | {
+        "trial_games": TRIAL_GAMES,
+        "upper_bonus": rules.UPPER_BONUS,
+        "yahtzee_bonus": rules.YAHTZEE_BONUS,
+    }
+    return render(request, "home.html", context)
 
 
 @login_required
@@ -230,9 +237,30 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
         return render_game(request, ask.seated, confirm=confirm)
 
 
+@login_required
+@require_GET
+def abandon_page(request: AuthedRequest, game_id: int) -> HttpResponse:
+    """Ask before abandoning, on a page of its own (it works the same without JavaScript)."""
+    seated = _seated_or_404(game_id, request.user)
+    if not seated.game.is_in_progress:
+        return redirect("games:play", game_id=game_id)
+    seat = seated.seat_of(request.user)
+    context = {
+        "game": seated.game,
+        "kind": seated.game.rules_kind,
+        "gives_back_trial_game": bool(seat and seat.used_trial_game)
+        and not selectors.has_moves(seated.game),
+    }
+    return render(request, "games/abandon.html", context)
+
+
 @game_action
 def abandon(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    services.abandon_game(game_id=game_id, user=request.user)
+    ended = services.abandon_game(game_id=game_id, user=request.user)
+    news = "Game abandoned — no score recorded."
+    if ended.trial_games_given_back:
+        news += " It ended before the first roll, so your trial game was given back."
+    messages.info(request, news)
     url = reverse("games:dashboard")
     if request.htmx:
         return HttpResponseClientRedirect(url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -68,3 +69,11 @@ def test_deploy_checks_are_clean_in_production_mode(tmp_path):
 
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
+
+
+def test_pages_go_out_compressed_to_a_browser_that_accepts_gzip(client, db) -> None:
+    response = client.get("/help/", headers={"Accept-Encoding": "gzip"})
+
+    assert response["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response["Vary"]
+    assert gzip.decompress(response.content).startswith(b"<!doctype html>")

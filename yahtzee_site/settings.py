@@ -109,6 +109,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # HTML goes out compressed (static files come precompressed from WhiteNoise). Compression
+    # next to secrets invites BREACH; here the only secret in a page is the CSRF token, which
+    # Django masks afresh in every response, and GZipMiddleware pads each response with random
+    # bytes ("Heal the BREACH"), so repeated requests reveal nothing by their length.
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -178,6 +183,10 @@ else:
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))
 SERIAL_ATTEMPTS_PER_ADDRESS = int(os.environ.get("SERIAL_ATTEMPTS_PER_ADDRESS", "20"))
+# Where a trial player buys a serial ("How to get a serial number" links there); without one
+# the page says to ask the site's operator, at SITE_CONTACT_EMAIL when that is set.
+SERIAL_STORE_URL = os.environ.get("SERIAL_STORE_URL", "").strip()
+SITE_CONTACT_EMAIL = os.environ.get("SITE_CONTACT_EMAIL", "").strip()
 # How many reverse proxies in front of the site append to X-Forwarded-For; 0 trusts none of it.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 

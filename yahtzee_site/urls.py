@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts import views as account_views
 from games import views as game_views
+from yahtzee_site import views as site_views
 
 urlpatterns = [
     path("", game_views.home, name="home"),
@@ -18,3 +19,5 @@ urlpatterns = [
     path("theme.css", account_views.theme_css, name="theme_css"),
     path("help/", game_views.help_page, name="help"),
 ]
+
+handler500 = site_views.server_error

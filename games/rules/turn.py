@@ -39,6 +39,7 @@ from games.rules.scoring import (
     column_scores,
     game_totals,
     joker_applies,
+    totals,
     yahtzee_bonus,
 )
 
@@ -106,7 +107,8 @@ class Roll:
 
 @dataclass(frozen=True)
 class Scoring:
-    """What one scoring did: the box filled, its points, and any Yahtzee bonus earned."""
+    """What one scoring did: the box filled, its points, any Yahtzee bonus earned, and the
+    upper bonus when this box took its column to 63."""
 
     column: int
     box: str
@@ -114,6 +116,7 @@ class Scoring:
     yahtzee_bonus: int
     dice: Dice
     joker: bool
+    upper_bonus: int = 0
 
 
 def _can(verify: Callable[[], object]) -> bool:
@@ -194,6 +197,7 @@ def score(sheet: Sheet, turn: Turn, box: str, column: int = 0) -> tuple[Sheet, S
     bonus = yahtzee_bonus(turn.dice, card, kind=sheet.kind)
     joker = joker_applies(turn.dice, card, kind=sheet.kind)
     cards = tuple({**c, key: points} if i == column else dict(c) for i, c in enumerate(sheet.cards))
+    upper_bonus = totals(cards[column])["upper_bonus"] - totals(card)["upper_bonus"]
     new_sheet = Sheet(
         kind=sheet.kind,
         cards=cards,
@@ -201,5 +205,11 @@ def score(sheet: Sheet, turn: Turn, box: str, column: int = 0) -> tuple[Sheet, S
         yahtzees=sheet.yahtzees + (1 if is_yahtzee(turn.dice) else 0),
     )
     return new_sheet, Scoring(
-        column=column, box=key, points=points, yahtzee_bonus=bonus, dice=turn.dice, joker=joker
+        column=column,
+        box=key,
+        points=points,
+        yahtzee_bonus=bonus,
+        dice=turn.dice,
+        joker=joker,
+        upper_bonus=upper_bonus,
     )

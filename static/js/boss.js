@@ -19,7 +19,8 @@
 
   const pageWrap = () => document.getElementById("page");
   const sheet = () => document.getElementById("boss-sheet");
-  const button = () => document.getElementById("boss-key");
+  // The hide button in the page's header, and the way back on the sheet.
+  const buttons = () => Array.from(document.querySelectorAll("[data-boss-key]"));
 
   const isTyping = window.yahtzee.isTyping;  // site.js, loaded before this file
 
@@ -76,11 +77,7 @@
     overlay.hidden = false;
     document.title = SHEET_TITLE;
     if (icon) icon.setAttribute("href", SHEET_ICON);
-    const toggle = button();
-    if (toggle) {
-      toggle.setAttribute("aria-pressed", "true");
-      toggle.removeAttribute("title");
-    }
+    buttons().forEach((toggle) => toggle.setAttribute("aria-pressed", "true"));
     // Into the sheet, so that a stray Space or Enter does not press the button again.
     const grid = overlay.querySelector("[data-boss-focus]");
     if (grid) grid.focus({ preventScroll: true });
@@ -98,11 +95,7 @@
     document.title = state.title;
     const icon = iconLink();
     if (icon && state.icon !== null) icon.setAttribute("href", state.icon);
-    const toggle = button();
-    if (toggle) {
-      toggle.setAttribute("aria-pressed", "false");
-      toggle.title = "Hide the game (Home or ` key)";
-    }
+    buttons().forEach((toggle) => toggle.setAttribute("aria-pressed", "false"));
     window.scrollTo(state.scrollX, state.scrollY);
     state.dialogs.forEach(({ dialog, modal }) => {
       if (!dialog.isConnected || dialog.open) return;
@@ -138,16 +131,16 @@
     }, true);
   });
 
+  function pressed(event) {
+    return event.target instanceof Element && event.target.closest("[data-boss-key]");
+  }
+
   document.addEventListener("pointerdown", function (event) {
-    const toggleButton = button();
-    if (toggleButton && event.target instanceof Node && toggleButton.contains(event.target)) {
-      focusBeforePress = document.activeElement;
-    }
+    if (pressed(event)) focusBeforePress = document.activeElement;
   }, true);
 
   document.addEventListener("click", function (event) {
-    const toggleButton = button();
-    if (!toggleButton || !(event.target instanceof Node) || !toggleButton.contains(event.target)) return;
+    if (!pressed(event)) return;
     // A click from the keyboard (detail 0) had no press before it: focus is still in place.
     const focusBefore = (event.detail > 0 && focusBeforePress) || document.activeElement;
     focusBeforePress = null;
@@ -168,8 +161,7 @@
   }).observe(document.head, { childList: true, subtree: true, characterData: true });
 
   function ready() {
-    const toggleButton = button();
-    if (toggleButton) toggleButton.hidden = false;
+    buttons().forEach((toggle) => { toggle.hidden = false; });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();

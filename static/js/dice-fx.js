@@ -153,6 +153,41 @@
     }
   }
 
+  // A short fanfare for a Yahtzee, the upper bonus or the end of the game: a rising arpeggio
+  // of soft bell tones, longer for the bigger news.
+  const FANFARES = {
+    yahtzee: [523.25, 659.25, 783.99, 1046.5, 1318.5],
+    "upper-bonus": [587.33, 739.99, 880],
+    "game-over": [392, 523.25, 659.25, 783.99],
+    "high-score": [523.25, 783.99, 1046.5, 1567.98],
+  };
+
+  function fanfare(kind) {
+    const sound = ensureAudio();
+    const notes = FANFARES[kind];
+    if (!sound || !notes) return;
+    try {
+      const context = sound.context;
+      const start = context.currentTime + 0.05;
+      notes.forEach(function (frequency, i) {
+        const at = start + i * 0.11;
+        const tone = context.createOscillator();
+        tone.type = "sine";
+        tone.frequency.setValueAtTime(frequency, at);
+        const envelope = context.createGain();
+        envelope.gain.setValueAtTime(0.0001, at);
+        envelope.gain.exponentialRampToValueAtTime(0.5, at + 0.015);
+        envelope.gain.exponentialRampToValueAtTime(0.0001, at + 0.5);
+        tone.connect(envelope).connect(sound.out);
+        tone.start(at);
+        tone.stop(at + 0.55);
+      });
+      fx.fanfares = (fx.fanfares || 0) + 1;
+    } catch (error) {
+      // Web Audio misbehaving must never break the game.
+    }
+  }
+
   // Browsers let a page make sound only after a gesture: open the audio then.
   function onGesture(event) {
     if (event.type === "keydown" && (event.ctrlKey || event.metaKey || event.altKey)) return;
@@ -167,6 +202,8 @@
     const elt = event.detail && event.detail.elt;
     // The same swap also reports its out-of-band pieces (the announcer): use the form only.
     if (!(elt instanceof Element) || !elt.matches("[data-game-form]")) return;
+    const news = elt.querySelector("[data-celebrations] [data-celebrate]");
+    if (news && soundOn()) fanfare(news.dataset.celebrate);
     if (!isRollAnswer(event.detail)) return;
     if (motionAllowed()) tumble(elt);
     if (soundOn()) rattle();

@@ -35,7 +35,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PASSWORD = "dice-roll-full-house-42"
+from tests.factories import PASSWORD  # noqa: E402  (the one password of every test player)
 
 # Playwright waits at most this long for one condition; a page of this site answers in ms.
 expect.set_options(timeout=10_000)

@@ -31,6 +31,7 @@ from tests.browser.conftest import (
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
+SMALL_PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 900}
 
 # Twelve boxes filled, so one more roll ends the game: the upper bonus and a YAHTZEE included.
@@ -138,19 +139,23 @@ def test_screenshots(page: Page, site: str, problems: BrowserProblems) -> None:
     saved: list[Path] = []
 
     def shoot(page: Page, name: str) -> None:
-        for size in (PHONE, DESKTOP):
+        # The whole page at a phone's and a desktop's size, and what a small phone shows at once.
+        for size, full_page in ((PHONE, True), (DESKTOP, True), (SMALL_PHONE, False)):
             page.set_viewport_size(size)
             page.evaluate("() => new Promise(requestAnimationFrame)")
             if size is PHONE:
                 assert_no_sideways_scroll(page, name)
-            path = folder / f"{name}-{size['width']}x{size['height']}.png"
-            page.screenshot(path=str(path), full_page=True, animations="disabled")
+            if not full_page:
+                page.evaluate("() => window.scrollTo(0, 0)")
+            view = "" if full_page else "-screen"
+            path = folder / f"{name}-{size['width']}x{size['height']}{view}.png"
+            page.screenshot(path=str(path), full_page=full_page, animations="disabled")
             saved.append(path)
         page.set_viewport_size(PHONE)
 
     page.set_viewport_size(PHONE)
     tour(page, site, shoot)
     assert all(path.stat().st_size > 0 for path in saved)
-    names = {re.sub(r"-\d+x\d+\.png$", "", path.name) for path in saved}
+    names = {re.sub(r"-\d+x\d+(-screen)?\.png$", "", path.name) for path in saved}
     assert {"home", "dashboard-in-progress", "game-mid-turn", "game-over"} <= names
     problems.assert_none()

@@ -7,6 +7,8 @@ import pytest
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
 from games import rules, selectors, services
+from games.errors import GameNotInProgress
+from tests.factories import roll_now
 from games.models import Game, GameStatus
 from tests.factories import ScriptedDice
 
@@ -58,10 +60,54 @@ def test_finishing_a_game_uses_no_trial_game(player: User, game: Game) -> None:
     assert trial_games_used(player) == 1
 
 
-def test_abandoning_a_game_gives_no_trial_game_back(player: User, game: Game) -> None:
-    services.abandon_game(game_id=game.pk, user=player)
+def test_abandoning_a_game_after_its_first_roll_gives_no_trial_game_back(
+    player: User, game: Game
+) -> None:
+    roll_now(game, player, 1, 2, 3, 4, 6)
+
+    ended = services.abandon_game(game_id=game.pk, user=player)
 
     assert trial_games_used(player) == 1
+    assert ended.trial_games_given_back == 0
+
+
+def test_abandoning_a_game_before_its_first_roll_gives_the_trial_game_back(
+    player: User, game: Game
+) -> None:
+    ended = services.abandon_game(game_id=game.pk, user=player)
+
+    assert trial_games_used(player) == 0
+    assert ended.trial_games_given_back == 1
+
+
+def test_an_unrolled_game_of_a_registered_player_gives_nothing_back(
+    player: User, register
+) -> None:
+    register(player)
+    game = services.start_game(owner=player)
+
+    services.abandon_game(game_id=game.pk, user=player)
+
+    assert trial_games_used(player) == 0
+    assert not game.seats.get().used_trial_game
+
+
+def test_a_game_gives_its_trial_game_back_once_only(player: User, game: Game) -> None:
+    services.abandon_game(game_id=game.pk, user=player)
+    with pytest.raises(GameNotInProgress):
+        services.abandon_game(game_id=game.pk, user=player)
+
+    assert trial_games_used(player) == 0
+
+
+def test_a_given_back_trial_game_can_start_another(player: User, trial_left) -> None:
+    trial_left(player, 1)
+    unplayed = services.start_game(owner=player)
+    services.abandon_game(game_id=unplayed.pk, user=player)
+
+    services.start_game(owner=player)
+
+    assert trial_games_used(player) == TRIAL_GAMES
 
 
 def test_the_last_trial_game_can_be_played_to_the_end_after_the_trial_ran_out(

@@ -324,3 +324,21 @@ def test_a_roll_record_holds_tuples_not_lists() -> None:
 def test_a_dice_source_that_misbehaves_is_refused(given: tuple) -> None:
     with pytest.raises(ValueError, match="5 dice of 1 to 6 are needed"):
         rules.roll(rules.Turn(), lambda n: given)
+
+
+def test_the_box_that_reaches_63_records_the_upper_bonus() -> None:
+    sheet = rules.Sheet(cards=({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15},))
+    _, record = rules.score(sheet, first_roll(6, 6, 6, 1, 2), "sixes")
+    assert record.upper_bonus == rules.UPPER_BONUS
+
+
+def test_a_box_after_the_bonus_records_no_second_one() -> None:
+    card = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}
+    _, record = rules.score(rules.Sheet(cards=(card,)), first_roll(6, 6, 6, 1, 2), "chance")
+    assert record.upper_bonus == 0
+
+
+def test_a_box_short_of_63_records_no_upper_bonus() -> None:
+    sheet = rules.Sheet(cards=({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15},))
+    _, record = rules.score(sheet, first_roll(6, 6, 1, 1, 2), "sixes")
+    assert record.upper_bonus == 0

@@ -368,12 +368,12 @@ def test_roll_and_score_requests_stay_small(
 ):
     next_dice(3, 3, 3, 2, 2)
     # session, user, SAVEPOINT, game (locked), seats, UPDATE game, INSERT move, RELEASE
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):  # … and the latest moves, for the game's log
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
     # ... and for scoring, the UPDATE of the seat's card too.
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )

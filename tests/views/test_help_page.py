@@ -129,8 +129,9 @@ def test_a_visitor_can_read_the_help_without_logging_in(response) -> None:
     assert "help.html" in [t.name for t in response.templates]
 
 
-def test_the_page_links_its_own_stylesheet(response) -> None:
-    assert b'href="/static/css/help.css"' in response.content
+def test_the_page_blocks_rendering_on_one_stylesheet_only(response) -> None:
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', response.content.decode())
+    assert sheets == ["/static/css/site.css"]
 
 
 BOXES = {

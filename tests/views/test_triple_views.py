@@ -29,7 +29,7 @@ def test_a_triple_game_shows_three_columns_and_39_rounds(alice_client, player):
     assert game.kind == "triple"
     assert game.seats.get().cards == [{}, {}, {}]
     assert "Round <strong>1</strong> of 39" in page
-    assert page.count('class="score-col"') == 3
+    assert page.count('class="score-col"') == 6  # three in each section's head
     assert "×2" in page and "×3" in page
     assert "Yahtzee bonus" not in page
 
