@@ -21,6 +21,7 @@ from accounts import licensing, serials
 from accounts.client_ip import client_ip
 from accounts.forms import DisplayNameForm, OptionsForm, SerialForm, SignUpForm
 from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import TRIAL_GAMES
 
 
 @require_http_methods(["GET", "POST"])

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import FloatRect, Page, Request, Route, ViewportSize, expect
+from playwright.sync_api import Page, Request, Route, ViewportSize, expect
 
 from games.models import Move
 from tests.browser.conftest import BrowserProblems, post, settle, sign_up, start_game
@@ -61,7 +61,8 @@ def expect_sheet(page: Page) -> None:
     expect(sheet.locator("thead th")).to_have_text(list("ABCDEFGH"))
     expect(sheet.locator(".boss-total-row")).to_contain_text("267,295")
     expect(page).to_have_title(SHEET_TITLE)
-    expect(page.locator("#boss-key")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#boss-back")).to_be_visible()
+    expect(page.locator("#boss-back")).to_have_attribute("aria-pressed", "true")
 
 
 def expect_game_as_it_was(page: Page, before: dict[str, Any], title: str) -> None:
@@ -92,16 +93,6 @@ def expect_keys_do_nothing(page: Page, game_id: int) -> None:
     assert Move.objects.filter(game_id=game_id).count() == moves
     expect_sheet(page)
     expect(page.locator("#keys-help")).not_to_be_visible()
-
-
-def overlaps(a: FloatRect | None, b: FloatRect | None) -> bool:
-    assert a is not None and b is not None
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
 
 
 def no_sideways_scroll(page: Page) -> bool:
@@ -144,6 +135,7 @@ def test_the_button_and_the_backquote_key_do_the_same(
     game_id = game_with_two_dice_held(page, site, "quinn")
     title = page.title()
     button = page.get_by_role("button", name="Boss key: hide the game")
+    back = page.get_by_role("button", name="Boss key: back to the game")
     expect(button).to_be_visible()
     expect(button).to_have_attribute("title", "Hide the game (Home or ` key)")
 
@@ -151,9 +143,9 @@ def test_the_button_and_the_backquote_key_do_the_same(
     before = game_state(page)
     button.click()
     expect_sheet(page)
-    expect(button).to_be_visible()  # still there, to come back with
+    expect(back).to_be_visible()  # on the sheet, to come back with
     expect_keys_do_nothing(page, game_id)
-    button.click()
+    back.click()
     expect_game_as_it_was(page, before, title)  # focus back on die 1, not on the button
 
     page.keyboard.press("`")
@@ -202,8 +194,8 @@ def test_the_keys_help_comes_back_open(page: Page, site: str, problems: BrowserP
 
     page.keyboard.press("Home")
     expect_sheet(page)
-    button = page.get_by_role("button", name="Boss key: hide the game")
-    button.click()  # not made inert by the modal dialog
+    back = page.get_by_role("button", name="Boss key: back to the game")
+    back.click()  # not made inert by the modal dialog
     expect(page.locator("#keys-help")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#keys-help")).to_be_hidden()
@@ -241,19 +233,25 @@ def test_without_javascript_neither_button_nor_sheet_shows(
     problems.assert_none()
 
 
-def test_on_a_phone_the_button_keeps_clear_of_the_dice_and_roll(
+def test_on_a_phone_the_button_sits_in_the_header_and_covers_nothing(
     page: Page, site: str, problems: BrowserProblems
 ) -> None:
     page.set_viewport_size(PHONE)
     game_with_two_dice_held(page, site, "pip")
     button = page.locator("#boss-key")
-    controls = [page.locator("[data-roll]"), *page.locator("label.die").all()]
-    height = page.evaluate("() => document.documentElement.scrollHeight")
-    for scroll_y in (0, height // 2, height):  # the tray sticks to the bottom until the end
-        page.evaluate(f"() => window.scrollTo(0, {scroll_y})")
-        for control in controls:
-            assert not overlaps(button.bounding_box(), control.bounding_box()), scroll_y
-        assert no_sideways_scroll(page)
+    header = page.locator(".site-header")
+    assert (
+        page.evaluate("() => getComputedStyle(document.getElementById('boss-key')).position")
+        == "static"
+    )
+    inside = header.bounding_box()
+    placed = button.bounding_box()
+    assert inside and placed
+    assert (
+        inside["y"] <= placed["y"]
+        and placed["y"] + placed["height"] <= inside["y"] + inside["height"]
+    )
+    assert no_sideways_scroll(page)
 
     # The scroll position comes back too.
     page.evaluate("() => window.scrollTo(0, 200)")
@@ -261,11 +259,11 @@ def test_on_a_phone_the_button_keeps_clear_of_the_dice_and_roll(
     before = game_state(page)
     assert before["scrollY"] == 200
     title = page.title()
-    button.click()
+    page.keyboard.press("Home")
     expect_sheet(page)
     assert no_sideways_scroll(page)
     shoot(page, "boss-sheet")
-    button.click()
+    page.locator("#boss-back").click()
     expect_game_as_it_was(page, before, title)
     problems.assert_none()
 
