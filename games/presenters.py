@@ -14,7 +14,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import rules, selectors
-from games.models import KIND_CHOICES, Game, GameStatus, HighScorePeriod, Move, MoveAction, PlayerKind
+from games.models import (
+    KIND_CHOICES,
+    Game,
+    GameStatus,
+    HighScorePeriod,
+    Move,
+    MoveAction,
+    PlayerKind,
+)
 from games.selectors import SeatedGame
 
 LIMITS = {

@@ -8,9 +8,8 @@ from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
 from games import rules, selectors, services
 from games.errors import GameNotInProgress
-from tests.factories import roll_now
 from games.models import Game, GameStatus
-from tests.factories import ScriptedDice
+from tests.factories import ScriptedDice, roll_now
 
 
 def play_turn(game: Game, user: User, box: str) -> None:
@@ -80,9 +79,7 @@ def test_abandoning_a_game_before_its_first_roll_gives_the_trial_game_back(
     assert ended.trial_games_given_back == 1
 
 
-def test_an_unrolled_game_of_a_registered_player_gives_nothing_back(
-    player: User, register
-) -> None:
+def test_an_unrolled_game_of_a_registered_player_gives_nothing_back(player: User, register) -> None:
     register(player)
     game = services.start_game(owner=player)
 
