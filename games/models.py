@@ -102,6 +102,9 @@ class Seat(models.Model):
     # One mapping of box key -> points per column of the game kind.
     cards = models.JSONField(default=list)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    # A copy of "the game is over" (finished or abandoned), so a player's games can be listed
+    # straight off the seat_user_over index, open ones apart from the rest, newest first.
+    game_over = models.BooleanField(default=False)
     # Whether seating this account used one of its trial games (given back if the game is
     # abandoned before its first roll).
     used_trial_game = models.BooleanField(default=False)
@@ -115,7 +118,10 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
         ]
-        indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
+        indexes = [
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            models.Index(fields=["user", "game_over", "-game"], name="seat_user_over"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"

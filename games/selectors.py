@@ -18,7 +18,6 @@ from django.db.models import (
     IntegerField,
     Max,
     OuterRef,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -60,15 +59,18 @@ def games_of(user: User) -> QuerySet[Game]:
 def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
 
-    With ``lock`` the game row is locked until the transaction ends (the writes use this).
+    One query: the seats joined to their game. With ``lock`` the game row is locked until the
+    transaction ends (the writes use this; SQLite's IMMEDIATE transactions lock anyway).
     """
-    games = Game.objects.select_for_update() if lock else Game.objects.all()
-    game = games.filter(pk=game_id).first()
-    if game is None:
-        raise GameNotFound("There is no such game.")
-    seats = list(game.seats.all())
+    seats_of_game = Seat.objects.select_related("game").filter(game_id=game_id)
+    if lock:
+        seats_of_game = seats_of_game.select_for_update(of=("game",))
+    seats = list(seats_of_game.order_by("position"))
     if not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game object for all, so a change made through one is seen by all
     return SeatedGame(game=game, seats=seats)
 
 
@@ -94,25 +96,36 @@ class GameSummary:
 
 @dataclass(frozen=True)
 class Dashboard:
-    unfinished: list[GameSummary]
+    open_games: list[GameSummary]
+    open_count: int
     finished: list[GameSummary]
 
+    @property
+    def more_open(self) -> bool:
+        return self.open_count > len(self.open_games)
 
-def dashboard(*, user: User, finished_shown: int = 20) -> Dashboard:
-    """The viewer's unfinished games, newest first, and their latest finished ones."""
-    games = games_of(user).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("position"))
-    )
-    unfinished = games.filter(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
-    finished = games.exclude(status=GameStatus.IN_PROGRESS).order_by("-updated_at")
+
+def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> Dashboard:
+    """The viewer's open games and their latest finished ones, newest first, a page of each.
+
+    Each list is one range of the ``seat_user_over`` index, read no further than it shows;
+    the open games are counted in that same range only when there are more than shown.
+    """
+    mine = Seat.objects.filter(user=user).select_related("game").order_by("-game_id")
+    open_seats = list(mine.filter(game_over=False)[:open_shown])
+    finished = list(mine.filter(game_over=True)[:finished_shown])
+    open_count = len(open_seats)
+    if open_count == open_shown:
+        open_count = Seat.objects.filter(user=user, game_over=False).count()
     return Dashboard(
-        unfinished=[_summary(game, user) for game in unfinished],
-        finished=[_summary(game, user) for game in finished[:finished_shown]],
+        open_games=[_summary(seat) for seat in open_seats],
+        open_count=open_count,
+        finished=[_summary(seat) for seat in finished],
     )
 
 
-def _summary(game: Game, user: User) -> GameSummary:
-    seat = next(seat for seat in game.seats.all() if seat.user_id == user.pk)
+def _summary(seat: Seat) -> GameSummary:
+    game = seat.game
     sheet = seat.sheet(game.rules_kind)
     return GameSummary(
         game=game,

@@ -43,9 +43,13 @@ def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
     return seat
 
 
-def _save_game(game: Game) -> None:
+TURN_FIELDS = ("dice", "held", "rolls_used")
+
+
+def _save_game(game: Game, *changed: str) -> None:
+    """Write what the action ``changed`` and move the version on, so stale requests are caught."""
     game.version += 1
-    game.save()
+    game.save(update_fields=[*changed, "version", "updated_at"])
 
 
 def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring) -> None:
@@ -94,7 +98,7 @@ def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) ->
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     _check_turn(seated, user=user, version=version)
     seated.game.set_turn(rules.hold(seated.game.turn(), held))
-    _save_game(seated.game)
+    _save_game(seated.game, "held")
     return seated
 
 
@@ -116,7 +120,7 @@ def roll_dice(
         turn = rules.hold(turn, held)
     turn, record = rules.roll(turn, dice_source or rules.system_dice)
     game.set_turn(turn)
-    _save_game(game)
+    _save_game(game, *TURN_FIELDS)
     _log(game, seat, game.round, record)
     return seated
 
@@ -163,13 +167,14 @@ def _end_turn(seated: SeatedGame) -> None:
         game.round = kind.rounds
         for s in seated.seats:
             s.grand_total = s.sheet(kind).grand_total
+            s.game_over = True
         Seat.objects.bulk_update(
-            seated.seats, ["cards", "yahtzee_bonuses", "yahtzees", "grand_total"]
+            seated.seats, ["cards", "yahtzee_bonuses", "yahtzees", "grand_total", "game_over"]
         )
         _record_scores(seated)
     else:
         seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
-    _save_game(game)
+    _save_game(game, *TURN_FIELDS, "current_seat", "round", "status", "finished_at")
 
 
 def _record_scores(seated: SeatedGame) -> None:
@@ -219,12 +224,13 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
     unplayed = not Move.objects.filter(game=game).exists()
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()
-    _save_game(game)
+    _save_game(game, "status", "finished_at")
     given_back = 0
     for seat in seated.seats:
+        seat.game_over = True
         if unplayed and seat.used_trial_game and seat.user_id is not None:
             licensing.give_back_trial_game(user_id=seat.user_id)
             seat.used_trial_game = False
-            seat.save(update_fields=["used_trial_game"])
             given_back += 1
+    Seat.objects.bulk_update(seated.seats, ["game_over", "used_trial_game"])
     return Abandoned(seated=seated, trial_games_given_back=given_back)

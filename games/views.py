@@ -109,6 +109,15 @@ def render_game(
 
 
 KINDS = list(rules.KINDS)
+OPEN_PAGE = 10
+
+
+def _whole_number(text: str | None, *, default: int, low: int, high: int) -> int:
+    """A number from the query string, kept within ``low`` and ``high``; else ``default``."""
+    try:
+        return min(high, max(low, int(text or default)))
+    except ValueError:
+        return default
 
 
 # --- Parsing what the game form sends ------------------------------------------------------
@@ -159,11 +168,13 @@ def home(request: HtmxRequest) -> HttpResponse:
 @require_GET
 def dashboard(request: AuthedRequest) -> HttpResponse:
     user = request.user
-    games = selectors.dashboard(user=user)
+    # "Show more" asks for ten more open games at a time (a plain link: no JavaScript needed).
+    shown = _whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
+    games = selectors.dashboard(user=user, open_shown=shown)
     licence = licensing.licence_of(user)
     context = {
-        "unfinished": games.unfinished,
-        "finished": games.finished,
+        "games": games,
+        "more_url": f"?open={shown + OPEN_PAGE}",
         "kinds": KIND_CHOICES,
         "licence": licence,
         # The handheld original asked at first launch: enter a serial, or play the trial.
