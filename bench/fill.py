@@ -227,21 +227,17 @@ class GameRows:
             seats.append((PlayerKind.COMPUTER, None, COMPUTER_NAME))
         seat_rows, score_rows = [], []
         for position, (player_kind, user_id, name) in enumerate(seats):
+            # One card gives the seat and its score the same numbers, as a game's end would.
             card = rng.choice(self.pools[kind])
-            bonuses = 0
-            if kind.yahtzee_bonus and card.yahtzee_boxes:
-                r = rng.random()
-                bonuses = 2 if r < 0.02 else 1 if r < 0.12 else 0
-            total = card.grand_total + bonuses * rules.YAHTZEE_BONUS
-            yahtzees = card.yahtzee_boxes + bonuses
             seat_id = self._take_id(Seat)
             seat_rows.append(
                 (seat_id, game_id, position, player_kind, user_id, name, card.cards_json,
-                 bonuses, yahtzees, total)
+                 card.yahtzee_bonuses, card.yahtzees, card.grand_total)
             )  # fmt: skip
             score_rows.append(
                 (self._take_id(Score), seat_id, game_id, kind.key, player_kind, user_id, name,
-                 total, card.upper_bonuses, yahtzees, bonuses, finished_at)
+                 card.grand_total, card.upper_bonuses, card.yahtzees, card.yahtzee_bonuses,
+                 finished_at)
             )  # fmt: skip
         return game_row, seat_rows, score_rows
 
