@@ -72,10 +72,14 @@ test-postgres: $(VENV)/.dev
 
 # A million finished games in a separate database, then the high-score and statistics pages
 # timed next to a trivial page: on SQLite, then on PostgreSQL when one answers at BENCH_POSTGRES_URL.
-BENCH_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING
+# Pages render as in production (DEBUG off), so they need the static files' manifest: the bench
+# collects its own, into a STATIC_ROOT of its own, and runs from a fresh clone.
+BENCH_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
+	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
 bench: $(VENV)/.dev
 	mkdir -p var
+	$(BENCH_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py bench $(BENCH_ARGS)
 	@if $(BIN)/python -c "import psycopg, sys; u = sys.argv[1]; base, name = u.rsplit('/', 1); \

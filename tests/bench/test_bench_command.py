@@ -10,6 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import User
+from games import rules
 from games.models import Game, Score, Seat
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +46,22 @@ def test_fills_then_prints_a_table_with_times_and_query_counts(tmp_path: Path) -
     for page in pages.values():
         assert 0 < page["median_ms"] <= page["p95_ms"]
     assert results["fill_seconds"] is not None
+
+
+def test_seats_and_scores_carry_the_same_numbers_from_one_card(tmp_path: Path) -> None:
+    bench(tmp_path)
+
+    for score in Score.objects.select_related("seat", "game"):
+        seat = score.seat
+        in_boxes = sum(1 for card in seat.cards if card["yahtzee"] == rules.YAHTZEE_POINTS)
+        assert (score.yahtzees, score.yahtzee_bonuses, score.grand_total) == (
+            seat.yahtzees,
+            seat.yahtzee_bonuses,
+            seat.grand_total,
+        )
+        assert seat.yahtzees >= in_boxes + seat.yahtzee_bonuses
+        assert seat.grand_total == seat.sheet(score.game.rules_kind).grand_total
+        assert score.player_kind == seat.player_kind
 
 
 def test_a_second_run_keeps_the_data_it_finds(tmp_path: Path) -> None:

@@ -1,0 +1,16 @@
+"""The benchmark: fill a bench database with finished games, time pages against it, report.
+
+``manage.py bench`` is the door: it turns its flags into ``Options`` and calls ``run``.
+
+- ``cards``: plausible finished score cards, built and totalled by ``games.rules``
+- ``fill``: the bench accounts, games, seats and scores, written straight into the tables
+- ``tables``: the fast writes, index drop and rebuild, and statistics under ``fill``
+- ``scenarios``: what is timed (today the pages, requested in this process)
+- ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
+- ``runner``: one run, from the safety check to the verdict
+"""
+
+from bench.output import BenchError, Console
+from bench.runner import Options, run
+
+__all__ = ["BenchError", "Console", "Options", "run"]

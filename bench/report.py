@@ -1,0 +1,261 @@
+"""What the bench makes of its measurements: medians, p95s and ratios to the trivial page, the
+limits the anonymous top ten is held to, the printed table and the JSON results file.
+
+Another scenario's results are another section: its figures under a key of its own in
+``results`` and a ``print_…`` function of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import django
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from bench.output import Console
+from bench.scenarios import PLAIN, TRIVIAL, Dataset, Page
+
+MAX_QUERIES = 3
+MAX_RATIO = 2.0
+
+Results = dict[str, Any]
+"""The JSON document of a run (``var/bench-<vendor>.json``)."""
+
+
+# --- The maths -------------------------------------------------------------------------------
+
+
+def median_ms(seconds: Sequence[float]) -> float:
+    return statistics.median(seconds) * 1000
+
+
+def percentile_ms(seconds: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest time that ``share`` of the times reach."""
+    ordered = sorted(seconds)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)] * 1000
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One page's numbers, as reported and checked."""
+
+    median_ms: float
+    p95_ms: float
+    x_trivial: float  # median over the trivial page's median
+    x_plain: float
+    data_ms: float | None  # median of the page's reads alone
+    queries: int  # the most any warm-up request made
+    page_queries: int  # the same, less a logged-in request's session and user lookups
+    queries_seen: tuple[int, ...]
+    page_queries_seen: tuple[int, ...]
+
+    @classmethod
+    def of(cls, page: Page, *, trivial_ms: float, plain_ms: float) -> Figures:
+        median = median_ms(page.times)
+        return cls(
+            median_ms=median,
+            p95_ms=percentile_ms(page.times, 0.95),
+            x_trivial=median / trivial_ms,
+            x_plain=median / plain_ms,
+            data_ms=median_ms(page.data_times) if page.data_times else None,
+            queries=max(page.query_counts),
+            page_queries=max(page.page_query_counts),
+            queries_seen=tuple(sorted(set(page.query_counts))),
+            page_queries_seen=tuple(sorted(set(page.page_query_counts))),
+        )
+
+    def over_limits(self) -> bool:
+        return self.queries > MAX_QUERIES or self.x_trivial > MAX_RATIO
+
+
+def figures(pages: Sequence[Page]) -> dict[str, Figures]:
+    """Every page's figures, by page key, against the trivial and plain pages among them."""
+    by_key = {page.key: page for page in pages}
+    trivial_ms = median_ms(by_key[TRIVIAL].times)
+    plain_ms = median_ms(by_key[PLAIN].times)
+    return {page.key: Figures.of(page, trivial_ms=trivial_ms, plain_ms=plain_ms) for page in pages}
+
+
+def over_limits(pages: Sequence[Page], numbers: dict[str, Figures]) -> list[str]:
+    """Why each gated page fails its limits, one line a reason; empty when all pass."""
+    trivial_ms = numbers[TRIVIAL].median_ms
+    failures = []
+    for page in (page for page in pages if page.gated):
+        got = numbers[page.key]
+        if got.queries > MAX_QUERIES:
+            failures.append(f"{page.url} made {got.queries} queries (limit {MAX_QUERIES})")
+        if got.x_trivial > MAX_RATIO:
+            failures.append(
+                f"{page.url} took {got.median_ms:.2f} ms median, {got.x_trivial:.1f}x the "
+                f"trivial page's {trivial_ms:.2f} ms (limit {MAX_RATIO:g}x)"
+            )
+    return failures
+
+
+# --- The results file ------------------------------------------------------------------------
+
+
+def page_rows(pages: Sequence[Page], numbers: dict[str, Figures]) -> list[dict[str, Any]]:
+    rows = []
+    for page in pages:
+        got = numbers[page.key]
+        row: dict[str, Any] = {
+            "key": page.key,
+            "title": page.title,
+            "url": page.url,
+            "logged_in": page.viewer_id is not None,
+            "median_ms": round(got.median_ms, 3),
+            "p95_ms": round(got.p95_ms, 3),
+            "ratio_to_trivial": round(got.x_trivial, 2),
+            "ratio_to_plain": round(got.x_plain, 2),
+            "data_median_ms": round(got.data_ms, 3) if got.data_ms is not None else None,
+            "queries": got.queries,
+            "page_queries": got.page_queries,
+            "queries_seen": list(got.queries_seen),
+            "gated": page.gated,
+            "sql_last_request": page.sql,
+            "plans": page.plans,
+        }
+        if page.viewer_id is not None:
+            found = re.search(r"You: <strong>#(\d+)</strong> with (\d+)", page.body)
+            row["my_rank"] = [int(found[1]), int(found[2])] if found else None
+        rows.append(row)
+    return rows
+
+
+def results(
+    *,
+    dataset: Dataset,
+    fill_seconds: float | None,
+    requested: dict[str, int],
+    requests_per_page: int,
+    pages: list[dict[str, Any]],
+    failures: list[str],
+) -> Results:
+    return {
+        "vendor": connection.vendor,
+        "database": str(connection.settings_dict["NAME"]),
+        "django": django.get_version(),
+        "debug": settings.DEBUG,
+        "measured_at": timezone.now().isoformat(),
+        "fill_seconds": round(fill_seconds, 1) if fill_seconds is not None else None,
+        "requested": requested,
+        "requests_per_page": requests_per_page,
+        "data": dataset.as_json(),
+        "limits": {"max_queries": MAX_QUERIES, "max_ratio": MAX_RATIO},
+        "pages": pages,
+        "failures": failures,
+        "ok": not failures,
+    }
+
+
+def write_json(results: Results, path: str | None) -> Path:
+    """Write the results to ``path``, or to ``var/bench-<vendor>.json``; the path written."""
+    var = Path(getattr(settings, "VAR_DIR", Path(settings.BASE_DIR) / "var"))
+    target = Path(path) if path else var / f"bench-{connection.vendor}.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(results, indent=2, default=str) + "\n")
+    return target
+
+
+# --- What is printed -------------------------------------------------------------------------
+
+
+def print_setup(console: Console) -> None:
+    console.line(
+        f"Database: {connection.vendor} {connection.settings_dict['NAME']} · "
+        f"Django {django.get_version()} · DEBUG={settings.DEBUG}"
+    )
+    if settings.DEBUG:
+        console.warning("DEBUG is on: timings are not representative.")
+
+
+def print_dataset(dataset: Dataset, console: Console) -> None:
+    table, typical, heaviest = dataset.classic_human_table, dataset.typical, dataset.heaviest
+    console.line(
+        f"Data: {dataset.games:,} games, {dataset.scores:,} scores, "
+        f"{dataset.players:,} accounts; classic top-ten table: {table['all']:,} all time, "
+        f"{table['30d']:,} in 30 days, {table['7d']:,} in 7 days."
+    )
+    console.line(
+        f"Typical player #{typical.id} ({typical.classic_games} classic games, not in the top "
+        f"ten); heaviest player #{heaviest.id} ({heaviest.classic_games} classic games)."
+    )
+    newest, now = dataset.newest_score, timezone.now()
+    if newest and now - newest > timedelta(days=1):
+        console.warning(
+            f"The newest score is {(now - newest).days} day(s) old: the 7- and 30-day "
+            "tables have shrunk since the fill. Use --refill for fresh dates."
+        )
+
+
+def _range(seen: Sequence[int]) -> str:
+    return str(seen[0]) if seen[0] == seen[-1] else f"{seen[0]}-{seen[-1]}"
+
+
+def print_pages(
+    pages: Sequence[Page], numbers: dict[str, Figures], results: Results, console: Console
+) -> None:
+    fill = results["fill_seconds"]
+    console.line()
+    console.line(
+        f"Bench on {results['vendor']}: {results['data']['scores']:,} scores, "
+        f"{results['requests_per_page']} requests per page"
+        + (f", filled in {fill:.1f} s" if fill is not None else ", fill skipped")
+    )
+    header = (
+        f"{'page':<22} {'url':<24} {'median ms':>9} {'p95 ms':>8} {'x trivial':>9} "
+        f"{'queries':>7} {'page q.':>7} {'data ms':>8}"
+    )
+    console.line(header)
+    console.line("-" * len(header))
+    for page in pages:
+        got = numbers[page.key]
+        flag = "  <-- over limit" if page.gated and got.over_limits() else ""
+        data = "" if got.data_ms is None else f"{got.data_ms:.2f}"
+        console.line(
+            f"{page.title:<22} {page.url:<24} {got.median_ms:>9.2f} {got.p95_ms:>8.2f} "
+            f"{got.x_trivial:>9.2f} {_range(got.queries_seen):>7} "
+            f"{_range(got.page_queries_seen):>7} {data:>8}{flag}"
+        )
+    console.line(
+        "queries: all queries of a request; page q.: less the session and user lookups of "
+        "a logged-in request;\ndata ms: median time of the page's selector called directly, "
+        "uncached (what the page's reads cost on a cache miss)."
+    )
+    for row in results["pages"]:
+        if row.get("logged_in"):
+            shown = row.get("my_rank")
+            text = f"#{shown[0]} with {shown[1]}" if shown else "no rank shown"
+            console.line(f"Logged-in top ten shows: You: {text}")
+    console.line()
+
+
+def print_plans(pages: Sequence[Page], console: Console) -> None:
+    for page in pages:
+        for item in page.plans:
+            console.line(f"--- {page.title} ({page.url})")
+            console.line(item["sql"])
+            for step in item["plan"]:
+                console.line(f"    {step}")
+    console.line()
+
+
+def print_verdict(failures: Sequence[str], console: Console) -> None:
+    for failure in failures:
+        console.failure(f"FAIL: {failure}")
+    if not failures:
+        console.success(
+            f"OK: the anonymous top-ten page costs at most {MAX_QUERIES} queries and "
+            f"stays within {MAX_RATIO:g}x the trivial page."
+        )

@@ -1,0 +1,85 @@
+"""One bench run from start to end: check the database is a bench one, fill it unless it holds
+enough, time the scenarios, report, and fail when a gated page is over its limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bench import fill, report, scenarios, tables
+from bench.output import BenchError, Console
+from games.models import Score
+
+
+@dataclass(frozen=True)
+class Options:
+    """What ``manage.py bench`` was asked for (its flags, one for one)."""
+
+    games: int = 1_000_000
+    players: int = 10_000
+    requests: int = 300  # timed requests per page
+    warmup: int | None = None  # untimed rounds first (queries counted); None: a tenth
+    refill: bool = False  # delete the bench data and fill anew
+    force: bool = False  # run on a database holding other accounts
+    seed: int = 2026
+    json_path: str | None = None  # None: var/bench-<vendor>.json
+    explain: bool = False  # print the query plans
+    no_fail: bool = False  # report a page over its limits but end without an error
+
+    def __post_init__(self) -> None:
+        if self.games < self.players or self.players < 1:
+            raise BenchError("--games must be at least --players, and --players at least 1.")
+
+    @property
+    def warmup_rounds(self) -> int:
+        return self.warmup if self.warmup is not None else max(5, self.requests // 10)
+
+
+def run(options: Options, console: Console) -> report.Results:
+    """Fill (unless the database holds enough), measure, report; the results written.
+
+    Raises ``BenchError`` when the database looks real, or when a gated page is over its limits
+    (unless ``no_fail``).
+    """
+    fill.check_safe(force=options.force)
+    report.print_setup(console)
+
+    # Never measure without an index the models declare (a fill killed midway drops some).
+    tables.restore_indexes(fill.FILLED, console)
+    fill_seconds = None
+    held = Score.objects.count()
+    if options.refill or held < options.games:
+        fill_seconds = fill.fill(
+            games=options.games, players=options.players, seed=options.seed, console=console
+        )
+    else:
+        console.line(f"Fill skipped: the database holds {held:,} scores (--refill to redo).")
+    dataset = scenarios.survey()
+    report.print_dataset(dataset, console)
+
+    # The scenarios: today the pages timed in this process. Another scenario is another step
+    # here, measured in its own function and reported in its own section.
+    pages = scenarios.in_process_pages(dataset)
+    scenarios.measure(
+        pages, requests=options.requests, warmup=options.warmup_rounds, console=console
+    )
+    scenarios.explain_pages(pages)
+    numbers = report.figures(pages)
+    failures = report.over_limits(pages, numbers)
+
+    results = report.results(
+        dataset=dataset,
+        fill_seconds=fill_seconds,
+        requested={"games": options.games, "players": options.players},
+        requests_per_page=options.requests,
+        pages=report.page_rows(pages, numbers),
+        failures=failures,
+    )
+    report.print_pages(pages, numbers, results, console)
+    if options.explain:
+        report.print_plans(pages, console)
+    path = report.write_json(results, options.json_path)
+    console.line(f"Results written to {path}")
+    report.print_verdict(failures, console)
+    if failures and not options.no_fail:
+        raise BenchError("the top-ten page is over its limits (see above)")
+    return results
