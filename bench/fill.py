@@ -194,7 +194,7 @@ class GameRows:
     GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "dice", "held",
             "rolls_used", "version", "created_at", "updated_at", "finished_at")  # fmt: skip
     SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "cards",
-            "yahtzee_bonuses", "yahtzees", "grand_total")  # fmt: skip
+            "yahtzee_bonuses", "yahtzees", "grand_total", "game_over", "used_trial_game")  # fmt: skip
     SCORE = ("id", "seat_id", "game_id", "kind", "player_kind", "user_id", "display_name",
              "grand_total", "upper_bonuses", "yahtzees", "yahtzee_bonuses",
              "finished_at")  # fmt: skip
@@ -232,7 +232,7 @@ class GameRows:
             seat_id = self._take_id(Seat)
             seat_rows.append(
                 (seat_id, game_id, position, player_kind, user_id, name, card.cards_json,
-                 card.yahtzee_bonuses, card.yahtzees, card.grand_total)
+                 card.yahtzee_bonuses, card.yahtzees, card.grand_total, True, False)
             )  # fmt: skip
             score_rows.append(
                 (self._take_id(Score), seat_id, game_id, kind.key, player_kind, user_id, name,
