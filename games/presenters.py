@@ -7,6 +7,7 @@ Presenters make no query: they are handed everything they show.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -31,6 +32,23 @@ LIMITS = {
     "yahtzee_bonus": rules.YAHTZEE_BONUS,
 }
 """The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
+
+
+GAME_ACTIONS = ("play", "roll", "hold", "score", "abandon_page")
+_ANY_ID = 123456789
+
+
+@cache
+def _url_patterns() -> dict[str, str]:
+    """Each action's URL with a stand-in id, reversed once per process instead of per button."""
+    return {name: reverse(f"games:{name}", kwargs={"game_id": _ANY_ID}) for name in GAME_ACTIONS}
+
+
+def game_urls(game_id: int) -> dict[str, str]:
+    return {
+        name: pattern.replace(str(_ANY_ID), str(game_id))
+        for name, pattern in _url_patterns().items()
+    }
 
 
 def _dice(turn: rules.Turn) -> list[dict[str, Any]]:
@@ -69,8 +87,22 @@ def _rows(sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool) -> lis
                     "forbidden": rolled and filled is None and option is None,
                 }
             )
-        rows.append({"box": box, "upper": box.is_upper, "cells": cells})
+        rows.append({**_BOX_WORDS[box], "cells": cells})
     return rows
+
+
+_BOX_WORDS = {
+    box: {
+        "key": box.value,
+        "label": box.label,
+        "hint": box.hint,
+        "letter": box.letter,
+        "key_letter": box.letter.lower(),
+        "upper": box.is_upper,
+    }
+    for box in rules.CATEGORIES
+}
+"""What a score-card row says of its box, worked out once (the template reads plain values)."""
 
 
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
@@ -131,17 +163,36 @@ def celebrations(
     return events
 
 
-def describe_move(move: Move, *, names: bool) -> str:
+def describe(record: rules.Roll | rules.Scoring, *, who: str = "") -> str:
     """One line of the game's log: "Roll 2: 6, 6, 3, 6, 1" or "24 in Sixes"."""
-    who = f"{move.seat.display_name}: " if names else ""
-    if move.action == MoveAction.ROLL:
-        return f"{who}Roll {move.roll_number}: {rules.describe_dice(move.dice)}"
-    line = f"{who}{move.points} in {rules.Box(move.box).label}"
-    if move.column is not None and move.column > 0:
-        line += f" (column {move.column + 1})"
-    if move.yahtzee_bonus:
-        line += f", +{move.yahtzee_bonus} Yahtzee bonus"
+    prefix = f"{who}: " if who else ""
+    if isinstance(record, rules.Roll):
+        return f"{prefix}Roll {record.roll_number}: {rules.describe_dice(record.dice)}"
+    line = f"{prefix}{record.points} in {rules.Box(record.box).label}"
+    if record.column > 0:
+        line += f" (column {record.column + 1})"
+    if record.yahtzee_bonus:
+        line += f", +{record.yahtzee_bonus} Yahtzee bonus"
     return line
+
+
+def describe_move(move: Move, *, names: bool) -> str:
+    """A logged move as a line of the game's log (with the player's name when several play)."""
+    record: rules.Roll | rules.Scoring
+    if move.action == MoveAction.ROLL:
+        record = rules.Roll(
+            dice=tuple(move.dice), held=tuple(move.held), roll_number=move.roll_number or 0
+        )
+    else:
+        record = rules.Scoring(
+            column=move.column or 0,
+            box=move.box,
+            points=move.points or 0,
+            yahtzee_bonus=move.yahtzee_bonus,
+            dice=tuple(move.dice),
+            joker=move.joker,
+        )
+    return describe(record, who=move.seat.display_name if names else "")
 
 
 def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str] | None:
@@ -181,7 +232,8 @@ def game_context(
     finished = game.status == GameStatus.FINISHED
     round = min(game.round, kind.rounds)
     high_score = high_score_news((high_scores or {}).get(seat.pk)) if finished else None
-    news = celebrations(seated.scoring, finished=finished, total=grand_total, high_score=high_score)
+    scoring = seated.record if isinstance(seated.record, rules.Scoring) else None
+    news = celebrations(scoring, finished=finished, total=grand_total, high_score=high_score)
     return {
         "game": game,
         "kind": kind,
@@ -208,6 +260,11 @@ def game_context(
         "high_score": high_score,
         "celebrations": news,
         "moves": [describe_move(move, names=len(seated.seats) > 1) for move in moves],
+        "new_moves": [
+            describe(seated.record, who=seat.display_name if len(seated.seats) > 1 else "")
+        ]
+        if seated.record
+        else [],
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
@@ -223,6 +280,7 @@ def game_context(
         ),
         "boxes": rules.CATEGORIES,
         "limits": LIMITS,
+        "urls": game_urls(game.pk),
     }
 
 

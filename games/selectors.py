@@ -40,8 +40,9 @@ class SeatedGame:
 
     game: Game
     seats: list[Seat]
-    scoring: rules.Scoring | None = None
-    """What the action that produced this state scored, when it scored (for celebrations)."""
+    record: rules.Roll | rules.Scoring | None = None
+    """What the action that produced this state did: the page shows it (a line of the log, a
+    celebration) without reading the log again."""
 
     @property
     def current(self) -> Seat:

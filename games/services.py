@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import rules, selectors
+from games import live, rules, selectors
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Score, Seat
 from games.selectors import SeatedGame
@@ -50,6 +50,7 @@ def _save_game(game: Game, *changed: str) -> None:
     """Write what the action ``changed`` and move the version on, so stale requests are caught."""
     game.version += 1
     game.save(update_fields=[*changed, "version", "updated_at"])
+    live.publish(game)
 
 
 def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring) -> None:
@@ -122,7 +123,7 @@ def roll_dice(
     game.set_turn(turn)
     _save_game(game, *TURN_FIELDS)
     _log(game, seat, game.round, record)
-    return seated
+    return replace(seated, record=record)
 
 
 @transaction.atomic
@@ -151,7 +152,7 @@ def score_box(
     seat.set_sheet(sheet)
     _end_turn(seated)
     _log(game, seat, played_round, record)
-    return replace(seated, scoring=record)
+    return replace(seated, record=record)
 
 
 def _end_turn(seated: SeatedGame) -> None:

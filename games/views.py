@@ -10,24 +10,33 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
-from games import charts, rules, selectors, services
+from games import charts, live, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
 from games.presenters import game_context, high_scores_context, home_preview
@@ -104,7 +113,11 @@ def render_game(
     )
     template = "games/play.html#game" if request.htmx else "games/play.html"
     response = render(request, template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
+    _revalidate_always(response)
+    if request.htmx:
+        # Whatever the request aimed at (a roll aims at the tray), the whole game is redrawn.
+        retarget(response, "#game")
+        reswap(response, "outerHTML")
     return response
 
 
@@ -201,10 +214,60 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     return HttpResponseRedirect(url)
 
 
-@login_required
 @require_GET
-def game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
-    return render_game(request, _seated_or_404(game_id, request.user))
+def game_page(request: HtmxRequest, game_id: int) -> HttpResponseBase:
+    """The game; for htmx, its partial, which a browser revalidates with its ETag.
+
+    An unchanged game answers ``304 Not Modified`` from the session and the game's version
+    alone (no user, no seats, no template): the check a waiting player's page makes often.
+    """
+    if request.htmx and (unchanged := _not_modified(request, game_id)):
+        return unchanged
+    # login_required, on _game_page, turns away anyone but a logged-in player.
+    return _game_page(cast(AuthedRequest, request), game_id)
+
+
+@login_required
+def _game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
+    seated = _seated_or_404(game_id, request.user)
+    response = render_game(request, seated)
+    if request.htmx:
+        game = seated.game
+        response["ETag"] = _etag(
+            request, game_id=game.pk, version=game.version, user_id=request.user.pk
+        )
+    return response
+
+
+def _etag(request: HttpRequest, *, game_id: int, version: int, user_id: int | str) -> str:
+    # The secret the page's forms are signed with: CsrfViewMiddleware reads it from the cookie,
+    # or makes a new one while the page renders (then sent in this response's cookie).
+    csrf_secret = request.META.get("CSRF_COOKIE", "")
+    return live.etag(game_id=game_id, version=version, user_id=user_id, csrf_secret=csrf_secret)
+
+
+def _not_modified(request: HtmxRequest, game_id: int) -> HttpResponseNotModified | None:
+    asked = request.headers.get("If-None-Match")
+    user_id = request.session.get(SESSION_KEY)
+    if not asked or user_id is None:
+        return None
+    version = live.version(game_id)
+    if version is None:
+        return None
+    ours = _etag(request, game_id=game_id, version=version, user_id=user_id)
+    # Weak comparison (RFC 9110): compression on the way out marks the tag weak ("W/").
+    if ours not in {tag.removeprefix("W/") for tag in parse_etags(asked)}:
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = ours
+    _revalidate_always(response)
+    return response
+
+
+def _revalidate_always(response: HttpResponseBase) -> None:
+    """A browser may keep the game but must ask every time (htmx's GETs go through its cache)."""
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["HX-Request", "Cookie"])
 
 
 # --- Actions ---------------------------------------------------------------------------------
@@ -224,9 +287,16 @@ def hold(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 @game_action
 def roll(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    return services.roll_dice(
+    seated = services.roll_dice(
         game_id=game_id, user=request.user, version=_version(request), held=_held(request)
     )
+    if request.htmx:
+        # Only the tray, the card's offers and the news change: they go, not the whole game.
+        context = game_context(seated, viewer=request.user) | {"oob": True}
+        response = render(request, "games/play.html#roll_answer", context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    return seated
 
 
 @game_action

@@ -77,3 +77,19 @@ def test_pages_go_out_compressed_to_a_browser_that_accepts_gzip(client, db) -> N
     assert response["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in response["Vary"]
     assert gzip.decompress(response.content).startswith(b"<!doctype html>")
+
+
+def test_database_connections_persist_on_sqlite_and_on_a_database_url():
+    code = (
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['ENGINE'].rsplit('.', 1)[-1], d['CONN_MAX_AGE'])"
+    )
+    env = {"DEBUG": "1", "SQLITE_PATH": "/tmp/yahtzee-settings-probe.sqlite3"}
+
+    default = manage("shell", "--no-imports", "-c", code, **env)
+    postgres = manage(
+        "shell", "--no-imports", "-c", code, DATABASE_URL="postgres://u@127.0.0.1/x", **env
+    )
+
+    assert default.stdout.split() == ["sqlite3", "600"], default.stderr
+    assert postgres.stdout.split() == ["postgresql", "600"], postgres.stderr

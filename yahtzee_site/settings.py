@@ -154,8 +154,14 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": ("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"),
 }
+# Connections persist across requests (a SQLite open with its PRAGMAs costs as much as a query).
+DB_CONN_MAX_AGE = 600
 if database_url := os.environ.get("DATABASE_URL", "").strip():
-    DATABASES = {"default": dj_database_url.parse(database_url, conn_max_age=60)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            database_url, conn_max_age=DB_CONN_MAX_AGE, conn_health_checks=True
+        )
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
 else:
@@ -165,6 +171,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(SQLITE_PATH),
             "OPTIONS": SQLITE_OPTIONS,
+            "CONN_MAX_AGE": DB_CONN_MAX_AGE,
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -179,6 +186,8 @@ if redis_url := os.environ.get("REDIS_URL", "").strip():
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# A game's version is published in the cache only where every worker sees the same cache.
+GAME_VERSIONS_IN_CACHE = bool(redis_url)
 
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))

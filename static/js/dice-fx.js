@@ -200,8 +200,9 @@
 
   document.addEventListener("htmx:afterSwap", function (event) {
     const elt = event.detail && event.detail.elt;
-    // The same swap also reports its out-of-band pieces (the announcer): use the form only.
-    if (!(elt instanceof Element) || !elt.matches("[data-game-form]")) return;
+    // A roll answers with the tray (its rows and news come out of band); a score, with the
+    // whole form. The same swap also reports the out-of-band pieces: use the tray or form only.
+    if (!(elt instanceof Element) || !elt.matches("[data-game-form], #tray")) return;
     const news = elt.querySelector("[data-celebrations] [data-celebrate]");
     if (news && soundOn()) fanfare(news.dataset.celebrate);
     if (!isRollAnswer(event.detail)) return;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -116,15 +118,26 @@ def test_actions_need_a_login(client, game):
 # --- Rolling and holding -------------------------------------------------------------------
 
 
-def test_roll_over_htmx_answers_with_the_game_partial(alice_client, game, next_dice):
+def test_roll_over_htmx_answers_with_only_what_a_roll_changes(alice_client, game, next_dice):
     next_dice(2, 3, 4, 5, 6)
 
     response = post_roll(alice_client, game)
 
     assert response.status_code == 200
     assert "<html" not in response.text
-    assert 'id="game"' in response.text
+    assert response.text.startswith('<section id="tray"')  # swapped in place of the tray
+    assert 'id="game"' not in response.text  # not the whole game
+    for region in ("rows-upper", "rows-lower"):
+        assert f'id="{region}" hx-swap-oob="true"' in response.text, region
+    assert re.search(r'<input type="hidden" id="game-version" [^>]*value="1" hx-swap-oob="true">',
+                     response.text)  # fmt: skip
+    assert '<p id="turn-news" class="turn-news" hx-swap-oob="true">Roll 1' in response.text
+    assert (
+        '<ol hx-swap-oob="afterbegin:#move-log"><li>Roll 1: 2, 3, 4, 5, 6</li></ol>'
+        in response.text
+    )
     assert 'id="announcer" hx-swap-oob' in response.text
+    assert 'value="large_straight"' in response.text and ">40</button>" in response.text
     assert "Roll 1: 2, 3, 4, 5, 6. 2 rolls left." in response.text
     assert "HX-Request" in response["Vary"]
     assert state(game)[2] == [2, 3, 4, 5, 6]
@@ -208,6 +221,17 @@ def test_a_missing_or_garbled_version_is_refused(alice_client, game, version):
     assert response.status_code == 400
     assert "The request was incomplete; here is the game as it is now." in response.text
     assert state(game)[1] == 0
+
+
+def test_a_refused_roll_redraws_the_whole_game_not_just_the_tray(alice_client, game, next_dice):
+    next_dice(1, 2, 3, 4, 6)
+    post_roll(alice_client, game)
+
+    response = post_roll(alice_client, game, version=0)
+
+    assert response.status_code == 409
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#game", "outerHTML")
+    assert 'id="game"' in response.text
 
 
 def test_a_stale_request_answers_409_with_the_current_state(alice_client, game, next_dice):
@@ -367,13 +391,14 @@ def test_roll_and_score_requests_stay_small(
     alice_client, game, next_dice, django_assert_num_queries
 ):
     next_dice(3, 3, 3, 2, 2)
-    # session, user, SAVEPOINT, game (locked), seats, UPDATE game, INSERT move, RELEASE
-    with django_assert_num_queries(9):  # … and the latest moves, for the game's log
+    # session, user, SAVEPOINT, the game with its seats (locked), UPDATE game, INSERT move,
+    # RELEASE: the answer is the tray and the card's offers, from what is in hand.
+    with django_assert_num_queries(7):
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
-    # ... and for scoring, the UPDATE of the seat's card too.
-    with django_assert_num_queries(10):
+    # ... and for scoring, the UPDATE of the seat's card, and the latest moves for the log.
+    with django_assert_num_queries(9):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )
