@@ -23,9 +23,12 @@ class GameStatus(models.TextChoices):
 
 
 class PlayerKind(models.TextChoices):
-    """Who plays a seat: a person or the computer (their scores are never ranked together)."""
+    """Who plays a seat: a person with an account, a guest named at the host's screen, or the
+    computer. Their scores are never ranked together, and a guest's never publicly: nobody can
+    vouch for a typed name."""
 
     HUMAN = "human", "Person"
+    GUEST = "guest", "Guest at the host's screen"
     COMPUTER = "computer", "Computer"
 
 
@@ -125,6 +128,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"
+
+    def played_by(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` makes this seat's moves: its own account, or for a guest at the
+        host's screen, the host."""
+        if self.player_kind == PlayerKind.GUEST:
+            return self.game.owner_id == user_id
+        return self.user_id is not None and self.user_id == user_id
 
     def sheet(self, kind: rules.GameKind) -> rules.Sheet:
         cards = tuple(self.cards) if self.cards else ()

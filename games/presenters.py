@@ -23,6 +23,7 @@ from games.models import (
     Move,
     MoveAction,
     PlayerKind,
+    Seat,
 )
 from games.selectors import SeatedGame
 
@@ -123,10 +124,14 @@ def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
     return columns
 
 
-def _announcement(turn: rules.Turn, *, on_turn: bool, finished: bool, total: int) -> str:
+def _announcement(
+    turn: rules.Turn, *, on_turn: bool, finished: bool, total: int, turn_of: str = ""
+) -> str:
     if finished:
         return f"Game over. Final score {total}."
     if not turn.dice:
+        if turn_of:
+            return f"{turn_of.rstrip('!')}: roll the dice."
         return "Your turn: roll the dice." if on_turn else ""
     left = turn.rolls_left
     rolls = (
@@ -135,13 +140,59 @@ def _announcement(turn: rules.Turn, *, on_turn: bool, finished: bool, total: int
     return f"Roll {turn.rolls_used}: {rules.describe_dice(turn.dice)}. {rolls.capitalize()}."
 
 
-def page_title(game: Game, kind: rules.GameKind, *, round: int, total: int) -> str:
-    """The tab's title: it follows the game, so a player in another tab sees where it stands."""
+def page_title(
+    game: Game, kind: rules.GameKind, *, round: int, total: int, whose_turn: str = ""
+) -> str:
+    """The tab's title: it follows the game, so a player in another tab sees where it stands
+    (and, with several players, whose turn it is)."""
     if game.status == GameStatus.FINISHED:
         return f"Game over — {total} — {kind.name}"
     if game.status == GameStatus.ABANDONED:
         return f"Abandoned — {kind.name}"
-    return f"Round {round} of {kind.rounds} — {kind.name}"
+    turn = f"{whose_turn} — " if whose_turn else ""
+    return f"{turn}Round {round} of {kind.rounds} — {kind.name}"
+
+
+def whose_turn(seat: Seat, *, viewer: User, several: bool) -> str:
+    """Who is to play, as the viewer reads it: "Your turn!" for their own seat."""
+    if not several:
+        return ""
+    if seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk:
+        return "Your turn!"
+    return f"{seat.display_name}'s turn"
+
+
+def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
+    """Every player's card in short, in seating order: name, total, boxes filled, on turn;
+    with, once the game is finished, who won (shared wins on equal totals)."""
+    game, kind = seated.game, seated.game.rules_kind
+    sheets = [seat.sheet(kind) for seat in seated.seats]
+    best = max(sheet.grand_total for sheet in sheets)
+    finished = game.status == GameStatus.FINISHED
+    return [
+        {
+            "name": seat.display_name,
+            "total": sheet.grand_total,
+            "filled": sum(len(card) for card in sheet.cards),
+            "boxes": kind.rounds,
+            "on_turn": game.is_in_progress and seat.position == game.current_seat,
+            "you": seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk,
+            "guest": seat.player_kind == PlayerKind.GUEST,
+            "winner": finished and sheet.grand_total == best,
+        }
+        for seat, sheet in zip(seated.seats, sheets, strict=True)
+    ]
+
+
+def result_line(players: Sequence[dict[str, Any]]) -> str:
+    """Who won a finished game of several players, ties shared."""
+    winners = [p["name"] for p in players if p["winner"]]
+    if not winners or len(players) < 2:
+        return ""
+    total = next(p["total"] for p in players if p["winner"])
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {total}."
+    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win with {total}."
 
 
 def celebrations(
@@ -223,7 +274,10 @@ def game_context(
     seat = seated.current if game.is_in_progress else (seated.seat_of(viewer) or seated.current)
     sheet = seat.sheet(kind)
     turn = game.turn() if game.is_in_progress else rules.Turn()
-    on_turn = game.is_in_progress and seat.user_id == viewer.pk
+    on_turn = game.is_in_progress and seat.played_by(viewer.pk)
+    several = len(seated.seats) > 1
+    players = standings(seated, viewer=viewer) if several else []
+    turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
     dice = turn.dice or ()
     legal = rules.legal_moves(kind, dice, sheet.cards) if on_turn and dice else {}
     joker = any(rules.joker_applies(dice, card, kind=kind) for card in sheet.cards)
@@ -255,7 +309,17 @@ def game_context(
         "bonus_ahead": bonus_ahead,
         "round": round,
         "rounds": kind.rounds,
-        "page_title": page_title(game, kind, round=round, total=grand_total),
+        "page_title": page_title(
+            game,
+            kind,
+            round=round,
+            total=grand_total,
+            whose_turn=turn_of,
+        ),
+        "players": players,
+        "turn_of": turn_of,
+        "result_line": result_line(players) if finished else "",
+        "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,
         "high_score": high_score,
         "celebrations": news,
@@ -274,7 +338,9 @@ def game_context(
                 message,
                 # The end of the game is said below, with the final score.
                 *(event["text"] for event in news if event["kind"] != "game-over"),
-                _announcement(turn, on_turn=on_turn, finished=finished, total=grand_total),
+                _announcement(
+                    turn, on_turn=on_turn, finished=finished, total=grand_total, turn_of=turn_of
+                ),
             )
             if part
         ),

@@ -75,6 +75,16 @@ def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     return SeatedGame(game=game, seats=seats)
 
 
+def guest_names_used(user: User, *, limit: int = 12) -> list[str]:
+    """The names of the guests ``user`` last played with at their screen, latest first."""
+    rows = (
+        Seat.objects.filter(game__owner=user, player_kind=PlayerKind.GUEST)
+        .order_by("-game_id")
+        .values_list("display_name", flat=True)[: limit * 6]
+    )
+    return list(dict.fromkeys(rows))[:limit]
+
+
 def has_moves(game: Game) -> bool:
     """Whether anything has been rolled in the game yet."""
     return Move.objects.filter(game=game).exists()

@@ -19,7 +19,7 @@ from accounts import licensing
 from accounts.models import User
 from games import live, rules, selectors
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import Game, GameStatus, Move, MoveAction, Score, Seat
+from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Score, Seat
 from games.selectors import SeatedGame
 
 
@@ -38,7 +38,7 @@ def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
     if game.status != GameStatus.IN_PROGRESS:
         raise GameNotInProgress("This game is over.")
     seat = seated.current
-    if seat.user_id != user.pk:
+    if not seat.played_by(user.pk):
         raise NotYourTurn(f"It is {seat.display_name}'s turn.")
     return seat
 
@@ -73,22 +73,57 @@ def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring)
     )
 
 
-@transaction.atomic
-def start_game(*, owner: User, kind: str = rules.CLASSIC.key) -> Game:
-    """Start a solo game of ``kind`` for ``owner`` and seat them at it.
+MAX_GUESTS = 5
+"""Players at the host's screen besides the host: six seats in all, as in the Mac original."""
+NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
 
-    A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left).
+
+class BadGuests(GameError):
+    """The names typed for the players at the host's screen will not do."""
+
+
+def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
+    """The guests' names, tidied; ``BadGuests`` says what is wrong with them."""
+    names = [" ".join(name.split()) for name in typed]
+    names = [name for name in names if name]
+    if len(names) > MAX_GUESTS:
+        raise BadGuests(f"At most {MAX_GUESTS} more players can sit at your screen.")
+    if any(len(name) > NAME_LENGTH for name in names):
+        raise BadGuests(f"A player's name can be at most {NAME_LENGTH} characters.")
+    taken = {(owner.display_name or owner.username).casefold()}
+    for name in names:
+        if name.casefold() in taken:
+            raise BadGuests(f"Two players are called “{name}”: give each their own name.")
+        taken.add(name.casefold())
+    return names
+
+
+@transaction.atomic
+def start_game(*, owner: User, kind: str = rules.CLASSIC.key, guests: Sequence[str] = ()) -> Game:
+    """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them.
+
+    A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
+    guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
     rules_kind = rules.KINDS[kind]
+    names = guest_names(guests, owner=owner)
     used_trial_game = licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
-    Seat.objects.create(
-        game=game,
-        position=0,
-        user=owner,
-        display_name=owner.display_name or owner.username,
-        cards=[{} for _ in range(rules_kind.columns)],
-        used_trial_game=used_trial_game,
+
+    def seat(position: int, name: str, **fields: Any) -> Seat:
+        cards: list[dict[str, int]] = [{} for _ in range(rules_kind.columns)]
+        return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
+
+    Seat.objects.bulk_create(
+        [
+            seat(
+                0, owner.display_name or owner.username, user=owner, used_trial_game=used_trial_game
+            ),
+            *(
+                seat(position, name, player_kind=PlayerKind.GUEST)
+                for position, name in enumerate(names, start=1)
+            ),
+        ]
     )
     return game
 

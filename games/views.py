@@ -8,7 +8,7 @@ Views stay thin: parse the form, call one service, render the whole page or, for
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, cast
 
@@ -180,11 +180,18 @@ def home(request: HtmxRequest) -> HttpResponse:
 @login_required
 @require_GET
 def dashboard(request: AuthedRequest) -> HttpResponse:
+    return _dashboard(request)
+
+
+def _dashboard(
+    request: AuthedRequest, *, guests: Sequence[str] = (), guest_error: str = "", status: int = 200
+) -> HttpResponse:
     user = request.user
     # "Show more" asks for ten more open games at a time (a plain link: no JavaScript needed).
     shown = _whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     games = selectors.dashboard(user=user, open_shown=shown)
     licence = licensing.licence_of(user)
+    typed = list(guests)[: services.MAX_GUESTS]
     context = {
         "games": games,
         "more_url": f"?open={shown + OPEN_PAGE}",
@@ -192,8 +199,14 @@ def dashboard(request: AuthedRequest) -> HttpResponse:
         "licence": licence,
         # The handheld original asked at first launch: enter a serial, or play the trial.
         "first_visit": not licence.registered and user.trial_games_used == 0,
+        "max_guests": services.MAX_GUESTS,
+        "name_length": services.NAME_LENGTH,
+        "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
+        "guest_error": guest_error,
+        # The Mac original kept its list of players: the names typed before are offered again.
+        "guest_names_used": selectors.guest_names_used(user) if licence.can_start_game else [],
     }
-    return render(request, "games/dashboard.html", context)
+    return render(request, "games/dashboard.html", context, status=status)
 
 
 @login_required
@@ -202,8 +215,11 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     kind = request.POST.get("kind", rules.CLASSIC.key)
     if kind not in KINDS:
         raise Http404("There is no such kind of game.")
+    guests = request.POST.getlist("guest")
     try:
-        game = services.start_game(owner=request.user, kind=kind)
+        game = services.start_game(owner=request.user, kind=kind, guests=guests)
+    except services.BadGuests as exc:
+        return _dashboard(request, guests=guests, guest_error=str(exc), status=400)
     except licensing.TrialOver:
         # The serial page itself says the trial is used up and what to do.
         url = reverse("accounts:serial")
