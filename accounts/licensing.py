@@ -116,6 +116,13 @@ def licence_of(user: User) -> Licence:
     )
 
 
+def check_can_start(*, user: User) -> None:
+    """``TrialOver`` if ``user`` could not start a game now (nothing is used: a seat taken in a
+    game that starts later uses its trial game then, through ``use_trial_game``)."""
+    if not licence_of(user).can_start_game:
+        raise TrialOver()
+
+
 def use_trial_game(*, user: User) -> bool:
     """Count a game started by ``user``; ``TrialOver`` when a trial account has none left.
 

@@ -49,7 +49,13 @@ def version(game_id: int) -> int | None:
 def _markup_stamp() -> str:
     """Changes when the code that draws the game does, so a deploy never revalidates old HTML."""
     here = Path(__file__).resolve().parent
-    sources = [here / "presenters.py", here.parent / "templates" / "games" / "play.html"]
+    templates = here.parent / "templates" / "games"
+    sources = [
+        here / "presenters.py",
+        here / "room_views.py",
+        templates / "play.html",
+        templates / "waiting.html",
+    ]
     digest = hashlib.sha256()
     for source in sources:
         digest.update(source.read_bytes())

@@ -17,6 +17,7 @@ KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 
 
 class GameStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
     IN_PROGRESS = "in_progress", "In progress"
     FINISHED = "finished", "Finished"
     ABANDONED = "abandoned", "Abandoned"
@@ -146,6 +147,43 @@ class Seat(models.Model):
         self.cards = [dict(card) for card in sheet.cards]
         self.yahtzee_bonuses = sheet.yahtzee_bonuses
         self.yahtzees = sheet.yahtzees
+
+
+class Invitation(models.Model):
+    """A seat offered online: by a link for one friend, or to anyone in the lobby.
+
+    The token is the link's secret (long, unguessable, for this game only). Once an account
+    takes the seat, ``seat`` points at it; a revoked invitation, or one left open when the host
+    starts the game, can no longer be used.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    open_to_all = models.BooleanField(default=False)
+    # A player who leaves before the start frees the seat: the invitation is open again.
+    seat = models.OneToOneField(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitation"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        indexes = [
+            # The lobby: open seats not yet taken nor revoked, oldest games first.
+            models.Index(
+                fields=["game"],
+                name="invitation_lobby",
+                condition=Q(open_to_all=True, seat__isnull=True, revoked_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to game {self.game_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.seat_id is None and self.revoked_at is None
 
 
 class MoveAction(models.TextChoices):

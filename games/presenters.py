@@ -318,6 +318,8 @@ def game_context(
         ),
         "players": players,
         "turn_of": turn_of,
+        # Someone else moves next on another device: the page follows the game by itself.
+        "live": game.is_in_progress and not on_turn,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,

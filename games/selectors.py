@@ -9,7 +9,7 @@ through ``score_player``.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,7 +29,16 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules
 from games.errors import GameNotFound
-from games.models import Game, GameStatus, HighScorePeriod, Move, PlayerKind, Score, Seat
+from games.models import (
+    Game,
+    GameStatus,
+    HighScorePeriod,
+    Invitation,
+    Move,
+    PlayerKind,
+    Score,
+    Seat,
+)
 
 # --- A game and its seats ------------------------------------------------------------------
 
@@ -83,6 +92,78 @@ def guest_names_used(user: User, *, limit: int = 12) -> list[str]:
         .values_list("display_name", flat=True)[: limit * 6]
     )
     return list(dict.fromkeys(rows))[:limit]
+
+
+@dataclass(frozen=True)
+class OpenSeat:
+    """A seat offered in the lobby: the game, its host, and the seats taken so far."""
+
+    token: str
+    game_id: int
+    kind: str
+    host: str
+    seated: int
+    offered: int
+
+
+def lobby(*, viewer: User, limit: int = 30) -> list[OpenSeat]:
+    """Games waiting for players with a seat open to anyone, oldest first, one entry per game;
+    not the viewer's own games. Off the ``invitation_lobby`` partial index."""
+    open_seats = (
+        Invitation.objects.filter(
+            open_to_all=True,
+            seat__isnull=True,
+            revoked_at__isnull=True,
+            game__status=GameStatus.WAITING,
+        )
+        .exclude(game__seats__user=viewer)
+        .select_related("game__owner")
+        .order_by("game_id", "pk")
+    )
+    found: dict[int, OpenSeat] = {}
+    for invitation in open_seats[: limit * MAX_OFFERED]:
+        if invitation.game_id in found:
+            continue
+        game = invitation.game
+        found[game.pk] = OpenSeat(
+            token=invitation.token,
+            game_id=game.pk,
+            kind=game.get_kind_display(),
+            host=game.owner.display_name,
+            seated=0,
+            offered=0,
+        )
+        if len(found) == limit:
+            break
+    counts = (
+        Game.objects.filter(pk__in=found)
+        .annotate(
+            seated=Count("seats", distinct=True),
+            offered=Count(
+                "invitations",
+                filter=Q(invitations__seat__isnull=True, invitations__revoked_at__isnull=True),
+                distinct=True,
+            ),
+        )
+        .values_list("pk", "seated", "offered")
+    )
+    for pk, seated, offered in counts:
+        found[pk] = replace(found[pk], seated=seated, offered=offered)
+    return list(found.values())
+
+
+MAX_OFFERED = 5
+"""Seats a game can offer besides the host's."""
+
+
+def invitations_of(game: Game) -> list[Invitation]:
+    """A waiting game's invitations, for its host to copy or withdraw."""
+    return list(Invitation.objects.filter(game=game).order_by("pk"))
+
+
+def invitation(token: str) -> Invitation | None:
+    """The invitation a link names, with its game and host."""
+    return Invitation.objects.select_related("game__owner").filter(token=token).first()
 
 
 def has_moves(game: Game) -> bool:

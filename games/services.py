@@ -8,6 +8,7 @@ legal, then saves the new state and logs the move. Errors a player can cause are
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,7 +20,16 @@ from accounts import licensing
 from accounts.models import User
 from games import live, rules, selectors
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Score, Seat
+from games.models import (
+    Game,
+    GameStatus,
+    Invitation,
+    Move,
+    MoveAction,
+    PlayerKind,
+    Score,
+    Seat,
+)
 from games.selectors import SeatedGame
 
 
@@ -110,22 +120,155 @@ def start_game(*, owner: User, kind: str = rules.CLASSIC.key, guests: Sequence[s
     used_trial_game = licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
 
-    def seat(position: int, name: str, **fields: Any) -> Seat:
-        cards: list[dict[str, int]] = [{} for _ in range(rules_kind.columns)]
-        return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
-
+    host = owner.display_name or owner.username
     Seat.objects.bulk_create(
         [
-            seat(
-                0, owner.display_name or owner.username, user=owner, used_trial_game=used_trial_game
-            ),
+            _new_seat(game, 0, host, user=owner, used_trial_game=used_trial_game),
             *(
-                seat(position, name, player_kind=PlayerKind.GUEST)
+                _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
                 for position, name in enumerate(names, start=1)
             ),
         ]
     )
     return game
+
+
+# --- Online: seats offered by link or in the lobby, taken before the host starts ------------
+
+MAX_SEATS = 1 + MAX_GUESTS
+"""Six seats at most in a game, however they are filled."""
+
+
+class InvitationError(GameError):
+    """An invitation that cannot be used; the message says why, for the one who followed it."""
+
+
+def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
+    cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
+    return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
+
+
+@transaction.atomic
+def open_game(
+    *,
+    owner: User,
+    kind: str = rules.CLASSIC.key,
+    guests: Sequence[str] = (),
+    invites: int = 0,
+    open_seats: int = 0,
+) -> Game:
+    """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
+    the lobby. It waits for players until the host starts it; with no seat offered it is an
+    ordinary game, started at once (``start_game``)."""
+    if invites < 0 or open_seats < 0:
+        raise BadGuests("The number of seats offered cannot be negative.")
+    if invites + open_seats == 0:
+        return start_game(owner=owner, kind=kind, guests=guests)
+    names = guest_names(guests, owner=owner)
+    if 1 + len(names) + invites + open_seats > MAX_SEATS:
+        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
+    # Nothing is used yet: each account uses a trial game when the host starts the game.
+    licensing.check_can_start(user=owner)
+    game = Game.objects.create(owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING)
+    Seat.objects.bulk_create(
+        [
+            _new_seat(game, 0, owner.display_name or owner.username, user=owner),
+            *(
+                _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
+                for position, name in enumerate(names, start=1)
+            ),
+        ]
+    )
+    Invitation.objects.bulk_create(
+        Invitation(game=game, token=secrets.token_urlsafe(32), open_to_all=offered >= invites)
+        for offered in range(invites + open_seats)
+    )
+    return game
+
+
+def _waiting_game(game_id: int) -> Game:
+    """The game, locked, if it still waits for players."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != GameStatus.WAITING:
+        raise InvitationError(
+            "This game has already started." if game.is_in_progress else "This game is over."
+        )
+    return game
+
+
+@transaction.atomic
+def join_game(*, token: str, user: User) -> Game:
+    """Take the seat an invitation offers. Following it again once seated changes nothing.
+
+    ``InvitationError`` for an unknown, revoked or taken invitation, or a game no longer
+    waiting; ``licensing.TrialOver`` for an account with no trial game left to play it with.
+    """
+    game_id = Invitation.objects.filter(token=token).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise InvitationError("This invitation link is not valid: check that it was copied whole.")
+    if Seat.objects.filter(game_id=game_id, user=user).exists():
+        return Game.objects.get(pk=game_id)
+    game = _waiting_game(game_id)  # locked: racing players take the seats one at a time
+    invitation = Invitation.objects.get(token=token)
+    if invitation.revoked_at is not None:
+        raise InvitationError("The host has withdrawn this invitation.")
+    if invitation.seat_id is not None:
+        raise InvitationError("Someone else has taken this seat.")
+    licensing.check_can_start(user=user)
+    last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
+    seat = _new_seat(game, last[0] + 1, user.display_name or user.username, user=user)
+    seat.save()
+    invitation.seat = seat
+    invitation.save(update_fields=["seat"])
+    _save_game(game)
+    return game
+
+
+def _hosted(game_id: int, user: User) -> Game:
+    game = _waiting_game(game_id)
+    if game.owner_id != user.pk:
+        raise NotYourTurn("Only the host can do that.")
+    return game
+
+
+@transaction.atomic
+def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
+    """Withdraw a seat not yet taken; its link then says so."""
+    game = _hosted(game_id, user)
+    withdrawn = Invitation.objects.filter(
+        pk=invitation_id, game=game, seat__isnull=True, revoked_at__isnull=True
+    ).update(revoked_at=timezone.now())
+    if not withdrawn:
+        raise InvitationError("That seat is already taken or withdrawn.")
+    _save_game(game)
+    return game
+
+
+@transaction.atomic
+def begin_game(*, game_id: int, user: User) -> SeatedGame:
+    """The host starts a waiting game: seats not taken are dropped, and each account seated uses
+    one of its own trial games. A player whose last trial game went meanwhile is dropped (the
+    host's own ``TrialOver`` stops the start)."""
+    game = _hosted(game_id, user)
+    Invitation.objects.filter(game=game, seat__isnull=True, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    seated = selectors.seated_game(game_id=game_id, user=user)
+    keep: list[Seat] = []
+    for seat in seated.seats:
+        if seat.user is not None:
+            try:
+                seat.used_trial_game = licensing.use_trial_game(user=seat.user)
+            except licensing.TrialOver:
+                if seat.user_id == game.owner_id:
+                    raise
+                seat.delete()
+                continue
+        keep.append(seat)
+    Seat.objects.bulk_update(keep, ["used_trial_game"])
+    seated.game.status = GameStatus.IN_PROGRESS
+    _save_game(seated.game, "status")
+    return replace(seated, seats=keep)
 
 
 @transaction.atomic
@@ -244,19 +387,30 @@ class Abandoned:
     seated: SeatedGame
     trial_games_given_back: int
     """Trial games returned because the game ended before its first roll."""
+    left: bool = False
+    """Only the caller's seat was given up (a player leaving a game that has not started)."""
 
 
 @transaction.atomic
 def abandon_game(*, game_id: int, user: User) -> Abandoned:
-    """End an unfinished game for good; it records no score.
+    """End an unfinished game for good; it records no score. Only its host ends it for all;
+    another player may leave a game that has not started yet, freeing the seat.
 
     A game abandoned before its first roll gives back the trial games it used: nothing was
     played. The game row stays locked until the end, so it gives them back at most once.
     """
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
-    if game.status != GameStatus.IN_PROGRESS:
+    if game.status not in (GameStatus.IN_PROGRESS, GameStatus.WAITING):
         raise GameNotInProgress("Only a game in progress can be abandoned.")
+    if game.owner_id != user.pk:
+        if game.status != GameStatus.WAITING:
+            raise NotYourTurn("Only the host can end the game for everyone.")
+        mine = seated.seat_of(user)
+        assert mine is not None
+        mine.delete()
+        _save_game(game)
+        return Abandoned(seated=seated, trial_games_given_back=0, left=True)
     unplayed = not Move.objects.filter(game=game).exists()
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()

@@ -1,12 +1,16 @@
 from django.urls import path
 
-from games import views
+from games import room_views, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.new_game, name="new"),
+    path("lobby/", room_views.lobby, name="lobby"),
+    path("join/<str:token>/", room_views.join, name="join"),
+    path("<int:game_id>/start/", room_views.start, name="start"),
+    path("<int:game_id>/invitations/<int:invitation_id>/revoke/", room_views.revoke, name="revoke"),
     path("<int:game_id>/", views.game_page, name="play"),
     path("<int:game_id>/hold/", views.hold, name="hold"),
     path("<int:game_id>/roll/", views.roll, name="roll"),

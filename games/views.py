@@ -36,9 +36,9 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
-from games import charts, live, rules, selectors, services
+from games import charts, live, room_views, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
+from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind
 from games.presenters import game_context, high_scores_context, home_preview
 from games.selectors import SeatedGame
 
@@ -203,6 +203,7 @@ def _dashboard(
         "name_length": services.NAME_LENGTH,
         "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
+        "seat_choices": range(services.MAX_SEATS),
         # The Mac original kept its list of players: the names typed before are offered again.
         "guest_names_used": selectors.guest_names_used(user) if licence.can_start_game else [],
     }
@@ -216,8 +217,13 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     if kind not in KINDS:
         raise Http404("There is no such kind of game.")
     guests = request.POST.getlist("guest")
+    seats = services.MAX_SEATS
+    invites = _whole_number(request.POST.get("invites"), default=0, low=0, high=seats)
+    open_seats = _whole_number(request.POST.get("open_seats"), default=0, low=0, high=seats)
     try:
-        game = services.start_game(owner=request.user, kind=kind, guests=guests)
+        game = services.open_game(
+            owner=request.user, kind=kind, guests=guests, invites=invites, open_seats=open_seats
+        )
     except services.BadGuests as exc:
         return _dashboard(request, guests=guests, guest_error=str(exc), status=400)
     except licensing.TrialOver:
@@ -246,7 +252,10 @@ def game_page(request: HtmxRequest, game_id: int) -> HttpResponseBase:
 @login_required
 def _game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     seated = _seated_or_404(game_id, request.user)
-    response = render_game(request, seated)
+    if seated.game.status == GameStatus.WAITING:
+        response = room_views.render_room(request, seated)
+    else:
+        response = render_game(request, seated)
     if request.htmx:
         game = seated.game
         response["ETag"] = _etag(
@@ -339,10 +348,12 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 def abandon_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     """Ask before abandoning, on a page of its own (it works the same without JavaScript)."""
     seated = _seated_or_404(game_id, request.user)
-    if not seated.game.is_in_progress:
+    if seated.game.status not in (GameStatus.IN_PROGRESS, GameStatus.WAITING):
         return redirect("games:play", game_id=game_id)
     seat = seated.seat_of(request.user)
     context = {
+        "leaving": seated.game.owner_id != request.user.pk,
+        "waiting": seated.game.status == GameStatus.WAITING,
         "game": seated.game,
         "kind": seated.game.rules_kind,
         "gives_back_trial_game": bool(seat and seat.used_trial_game)
@@ -354,7 +365,7 @@ def abandon_page(request: AuthedRequest, game_id: int) -> HttpResponse:
 @game_action
 def abandon(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     ended = services.abandon_game(game_id=game_id, user=request.user)
-    news = "Game abandoned — no score recorded."
+    news = "You left the game." if ended.left else "Game abandoned — no score recorded."
     if ended.trial_games_given_back:
         news += " It ended before the first roll, so your trial game was given back."
     messages.info(request, news)

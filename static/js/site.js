@@ -121,6 +121,48 @@
     if (dialog) dialog.showModal();
   });
 
+  // --- A game others play too: follow it ------------------------------------------------
+  // While it is someone else's turn (or the game waits for players), ask every second whether
+  // the game moved on. The browser revalidates with the game's ETag, so an unchanged game
+  // costs a 304 and no swap; a changed one is swapped in (the waiting room reloads).
+  const LIVE_EVERY_MS = 1000;
+  let asking = false;
+
+  function followLiveGame() {
+    const live = document.querySelector("[data-live]");
+    if (!live || asking || document.hidden || !window.htmx) return;
+    asking = true;
+    fetch(live.dataset.liveUrl, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (answer) {
+        const found = /v(\d+)-/.exec(answer.headers.get("ETag") || "");
+        if (!answer.ok || !found || Number(found[1]) === Number(live.dataset.version)) return null;
+        if (live.hasAttribute("data-live-reload")) {
+          window.location.reload();
+          return null;
+        }
+        return answer.text().then(function (body) {
+          if (document.body.contains(live)) window.htmx.swap(live, body, { swapStyle: "outerHTML" });
+        });
+      })
+      .catch(function () { /* offline for a moment: the next tick asks again */ })
+      .finally(function () { asking = false; });
+  }
+  window.setInterval(followLiveGame, LIVE_EVERY_MS);
+
+  document.addEventListener("click", function (event) {
+    const copier = event.target instanceof Element && event.target.closest("[data-copy]");
+    if (!copier) return;
+    const field = document.getElementById(copier.dataset.copy);
+    if (!field) return;
+    field.select();
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(field.value).then(function () {
+        copier.textContent = "Copied";
+        announce("Invitation link copied.");
+      }, function () { /* selected: the player can copy it themselves */ });
+    }
+  });
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {

@@ -1,0 +1,43 @@
+"""Players racing for the last open seat, each on their own connection released at one barrier:
+exactly one takes it, the others are told it is taken (SQLite and PostgreSQL alike)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Invitation, Seat
+from tests.factories import make_user
+from tests.licensing.licensing_support import run_together
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_eight_players_racing_for_the_last_seat_seat_exactly_one() -> None:
+    host = make_user("host")
+    game = services.open_game(owner=host, open_seats=1)
+    token = Invitation.objects.get(game=game).token
+    racers = [make_user(f"racer{i}") for i in range(8)]
+
+    results = run_together(8, lambda i: services.join_game(token=token, user=racers[i]))
+
+    refused = [r for r in results if isinstance(r, services.InvitationError)]
+    assert len(refused) == 7, results
+    assert {str(r) for r in refused} == {"Someone else has taken this seat."}
+    assert Seat.objects.filter(game=game).count() == 2
+    assert Invitation.objects.get(game=game).seat is not None
+
+
+def test_players_racing_for_two_seats_take_each_once() -> None:
+    host = make_user("host")
+    game = services.open_game(owner=host, open_seats=2)
+    first, second = Invitation.objects.filter(game=game).order_by("pk")
+    racers = [make_user(f"racer{i}") for i in range(6)]
+
+    run_together(
+        6,
+        lambda i: services.join_game(token=(first, second)[i % 2].token, user=racers[i]),
+    )
+
+    positions = list(Seat.objects.filter(game=game).values_list("position", flat=True))
+    assert sorted(positions) == [0, 1, 2]

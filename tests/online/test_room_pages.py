@@ -1,0 +1,141 @@
+"""The pages of online play: the new-game form's seats, the waiting room, the invitation link,
+the lobby, the start; and a game page that follows by itself while others play."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from accounts.models import TRIAL_GAMES
+from games import services
+from games.models import Game, GameStatus, Invitation, Seat
+from tests.factories import client_for, make_user, page_text
+
+
+def join_url(invitation: Invitation) -> str:
+    return reverse("games:join", kwargs={"token": invitation.token})
+
+
+def play_url(game: Game) -> str:
+    return reverse("games:play", kwargs={"game_id": game.pk})
+
+
+def test_the_new_game_form_offers_seats_and_opens_the_waiting_room(alice_client) -> None:
+    response = alice_client.post(
+        reverse("games:new"), {"kind": "classic", "invites": "1", "open_seats": "1"}
+    )
+
+    game = Game.objects.get()
+    assert game.status == GameStatus.WAITING
+    room = alice_client.get(response["Location"])
+    text = page_text(room)
+    assert "Classic Yahtzee: waiting for players" in text
+    assert "For a friend : send this link; whoever opens it first" in text
+    assert "Open to anyone : listed in the lobby , or pass on the link" in text
+    for invitation in Invitation.objects.all():
+        assert f'value="http://testserver{join_url(invitation)}"' in room.text
+
+
+def test_a_friend_opens_the_link_sees_who_invites_and_takes_the_seat(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    invitation = Invitation.objects.get()
+    bob = client_for(make_user("bob"))
+
+    shown = bob.get(join_url(invitation))
+    taken = bob.post(join_url(invitation))
+
+    assert "Join Alice's game of Classic Yahtzee" in page_text(shown)
+    assert taken.status_code == 302 and taken["Location"] == play_url(game)
+    room = page_text(bob.get(play_url(game)))
+    assert "Waiting for the host to start the game." in room
+    assert "Bob you" in room
+
+
+def test_a_visitor_following_a_link_is_asked_to_log_in_first(client, player) -> None:
+    services.open_game(owner=player, invites=1)
+    url = join_url(Invitation.objects.get())
+
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('accounts:login')}?next={url}"
+
+
+def test_a_mistyped_link_is_404_with_the_reason(player) -> None:
+    bob = client_for(make_user("bob"))
+
+    response = bob.get(reverse("games:join", kwargs={"token": "x" * 43}))
+
+    assert response.status_code == 404
+    assert "This invitation link is not valid: check that it was copied whole." in page_text(
+        response
+    )
+
+
+def test_a_taken_seat_answers_409_with_the_reason_and_seats_no_one(player) -> None:
+    services.open_game(owner=player, invites=1)
+    invitation = Invitation.objects.get()
+    services.join_game(token=invitation.token, user=make_user("carol"))
+
+    response = client_for(make_user("bob")).post(join_url(invitation))
+
+    assert response.status_code == 409
+    assert "Someone else has taken this seat." in page_text(response)
+    assert Seat.objects.count() == 2
+
+
+def test_an_invitee_without_trial_games_is_sent_to_the_serial_page_with_a_word(player) -> None:
+    services.open_game(owner=player, invites=1)
+    bob = client_for(make_user("bob", trial_games_used=TRIAL_GAMES))
+
+    response = bob.post(join_url(Invitation.objects.get()), follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("accounts:serial")
+    assert "Your trial games are used, so you cannot take this seat yet." in page_text(response)
+
+
+def test_the_lobby_page_lists_open_games_with_a_join_button(player) -> None:
+    services.open_game(owner=player, open_seats=2)
+    bob = client_for(make_user("bob"))
+
+    text = page_text(bob.get(reverse("games:lobby")))
+
+    assert "Alice Classic Yahtzee 1 seated, 2 open Join" in text
+
+
+def test_the_host_starts_and_everyone_lands_in_the_game(alice_client, player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    services.join_game(token=Invitation.objects.get().token, user=make_user("bob"))
+
+    response = alice_client.post(reverse("games:start", kwargs={"game_id": game.pk}))
+
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == GameStatus.IN_PROGRESS
+    page = alice_client.get(play_url(game))
+    assert "Your turn!" in page_text(page)
+
+
+def test_a_guest_pressing_start_is_refused_with_403(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    bob_user = make_user("bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+
+    response = client_for(bob_user).post(reverse("games:start", kwargs={"game_id": game.pk}))
+
+    assert response.status_code == 403
+    assert "Only the host can do that." in page_text(response)
+    assert Game.objects.get().status == GameStatus.WAITING
+
+
+def test_the_waiting_players_page_follows_the_game_and_the_movers_does_not(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    bob_user = make_user("bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+    services.begin_game(game_id=game.pk, user=player)
+
+    alices = client_for(player).get(play_url(game)).text
+    bobs = client_for(bob_user).get(play_url(game)).text
+
+    assert "data-live " not in alices.split('id="game"', 1)[1].split(">", 1)[0]
+    assert "data-live " in bobs.split('id="game"', 1)[1].split(">", 1)[0]
+    assert "Alice's turn" in page_text(client_for(bob_user).get(play_url(game)))
