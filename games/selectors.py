@@ -184,6 +184,7 @@ class GameSummary:
     score: int
     boxes_filled: int
     rounds: int
+    your_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -209,8 +210,10 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> 
     open_count = len(open_seats)
     if open_count == open_shown:
         open_count = Seat.objects.filter(user=user, game_over=False).count()
+    # Games where it is the viewer's move come first (within the page shown).
+    open_games = sorted((_summary(seat) for seat in open_seats), key=lambda g: not g.your_turn)
     return Dashboard(
-        open_games=[_summary(seat) for seat in open_seats],
+        open_games=open_games,
         open_count=open_count,
         finished=[_summary(seat) for seat in finished],
     )
@@ -224,6 +227,7 @@ def _summary(seat: Seat) -> GameSummary:
         score=seat.grand_total if seat.grand_total is not None else sheet.grand_total,
         boxes_filled=sheet.boxes_filled,
         rounds=game.rules_kind.rounds,
+        your_turn=game.is_in_progress and game.current_seat == seat.position,
     )
 
 

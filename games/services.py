@@ -244,6 +244,16 @@ def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     return game
 
 
+def _close_ranks(seats: Sequence[Seat]) -> None:
+    """Number the seats left 0, 1, 2, … again in their order, so that a position is also the
+    seat's place in the turn order (``Game.current_seat``). One at a time, lowest first: each
+    moves into a place already freed, whatever order the database checks uniqueness in."""
+    for position, seat in enumerate(seats):
+        if seat.position != position:
+            seat.position = position
+            seat.save(update_fields=["position"])
+
+
 @transaction.atomic
 def begin_game(*, game_id: int, user: User) -> SeatedGame:
     """The host starts a waiting game: seats not taken are dropped, and each account seated uses
@@ -266,6 +276,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
                 continue
         keep.append(seat)
     Seat.objects.bulk_update(keep, ["used_trial_game"])
+    _close_ranks(keep)
     seated.game.status = GameStatus.IN_PROGRESS
     _save_game(seated.game, "status")
     return replace(seated, seats=keep)
@@ -409,6 +420,7 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
         mine = seated.seat_of(user)
         assert mine is not None
         mine.delete()
+        _close_ranks([seat for seat in seated.seats if seat.pk != mine.pk])
         _save_game(game)
         return Abandoned(seated=seated, trial_games_given_back=0, left=True)
     unplayed = not Move.objects.filter(game=game).exists()

@@ -8,7 +8,7 @@ from django.urls import reverse
 from accounts.models import TRIAL_GAMES
 from games import services
 from games.models import Game, GameStatus, Invitation, Seat
-from tests.factories import client_for, make_user, page_text
+from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
 def join_url(invitation: Invitation) -> str:
@@ -139,3 +139,32 @@ def test_the_waiting_players_page_follows_the_game_and_the_movers_does_not(playe
     assert "data-live " not in alices.split('id="game"', 1)[1].split(">", 1)[0]
     assert "data-live " in bobs.split('id="game"', 1)[1].split(">", 1)[0]
     assert "Alice's turn" in page_text(client_for(bob_user).get(play_url(game)))
+
+
+def test_the_dashboard_lists_games_where_it_is_your_turn_first(player) -> None:
+    bob_user = make_user("bob")
+    mine = services.start_game(owner=player)  # older, Alice's turn
+    waiting_on_bob = services.open_game(owner=player, invites=1)
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+    services.begin_game(game_id=waiting_on_bob.pk, user=player)
+    waiting_on_bob.refresh_from_db()
+
+    roll_now(waiting_on_bob, player, 1, 1, 1, 1, 2)
+    score_now(waiting_on_bob, player, "aces")
+
+    listed = [g.game.pk for g in services.selectors.dashboard(user=player).open_games]
+
+    assert listed == [mine.pk, waiting_on_bob.pk]
+
+
+def test_leaving_and_dropped_seats_keep_positions_in_turn_order(player) -> None:
+    game = services.open_game(owner=player, invites=2, open_seats=1)
+    bob_user, carol = make_user("bob"), make_user("carol")
+    first, second, _ = Invitation.objects.order_by("pk")
+    services.join_game(token=first.token, user=bob_user)
+    services.join_game(token=second.token, user=carol)
+    services.abandon_game(game_id=game.pk, user=bob_user)  # Bob leaves: Carol moves up
+
+    seated = services.begin_game(game_id=game.pk, user=player)
+
+    assert [(s.position, s.display_name) for s in seated.seats] == [(0, "Alice"), (1, "Carol")]
