@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final, NamedTuple
 
-from games.rules.boxes import CATEGORIES
+from games.rules.boxes import CATEGORIES, Box
 from games.rules.dice import DICE_COUNT, Dice, DiceSource, Held, validate_dice
 from games.rules.errors import (
     CannotSkip,
@@ -173,10 +173,12 @@ def skipped_box(sheet: Sheet) -> Slot:
     ]
     if not open_slots:
         raise ValueError("A full sheet has no box left to skip into.")
-    return min(
-        open_slots,
-        key=lambda slot: (slot[1].best * sheet.kind.multipliers[slot[0]], *slot),
-    )
+
+    def most_it_could_score(slot: tuple[int, Box]) -> tuple[int, int, int]:
+        column, box = slot
+        return box.best * sheet.kind.multipliers[column], column, box.position
+
+    return min(open_slots, key=most_it_could_score)
 
 
 def _with_zero(sheet: Sheet, slot: Slot) -> Sheet:
