@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from games.rules.boxes import CATEGORIES, Box
 from games.rules.dice import DICE_COUNT, Dice, DiceSource, Held, validate_dice
@@ -218,6 +218,8 @@ class Match:
     ``first_rolls`` are the draw for first: the seats still in it, and each seat's five dice in
     its latest round (``None`` for none). ``undo`` is the match as it was before the last
     scoring, while that scoring may still be taken back.
+
+    Make one with ``Match.start``, or rebuild one from its log with ``Match.replay``.
     """
 
     kind: GameKind
@@ -381,8 +383,9 @@ class Match:
         if seat != self.current:
             raise OutOfTurn("It is not your turn.")
 
-    def _logged(self, event: MatchEvent, **changes: object) -> Match:
-        return replace(self, log=(*self.log, event), **changes)  # type: ignore[arg-type]
+    def _logged(self, event: MatchEvent, **changes: Any) -> Match:
+        """This match with ``event`` appended to its log and ``changes`` made."""
+        return replace(self, log=(*self.log, event), **changes)
 
     # --- Roll for first -----------------------------------------------------------------------
 
@@ -460,8 +463,11 @@ class Match:
         return _can(lambda: self.verify_score(seat, box, column))
 
     def score(self, seat: int, box: str, column: int = 0) -> tuple[Match, Scored]:
-        """Fill ``box`` with the dice on the table and pass the turn on; the last box of the
-        last seat finishes the match. Until anyone rolls next, the scorer may take it back."""
+        """Fill ``box`` with the dice on the table and pass the turn on.
+
+        Until anyone rolls next (or skips a turn), the scorer may take the box back. The last box
+        of the last seat finishes the match and is final: the result is entered at once.
+        """
         self.verify_score(seat, box, column)
         sheet, s = score_box(self.sheets[seat], self.turn, box, column)
         event = Scored(
