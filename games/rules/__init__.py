@@ -1,5 +1,5 @@
 """The rules of Yahtzee as pure Python: boxes, dice, scoring, the turn, the score sheet and the
-whole match (every seat, who goes first, undo, resign, skip, and its log).
+whole match (every seat, who goes first, undo, resign, skip) with its log of events.
 
 Nothing here imports Django, reads the clock or touches a global random generator. Dice come
 from a ``DiceSource`` passed in, so tests script them and production draws them from
@@ -40,24 +40,19 @@ from games.rules.errors import (
     UnknownBox,
     UnknownSeat,
 )
-from games.rules.match import (
-    MAX_SEATS,
+from games.rules.events import (
     Ended,
     FirstRoll,
     HeldDice,
-    Match,
     MatchEvent,
-    MatchPhase,
     Resigned,
     Rolled,
     Scored,
-    SeatState,
     Skipped,
-    Standing,
     Started,
     Undone,
-    skipped_box,
 )
+from games.rules.match import MAX_SEATS, Match, MatchPhase, SeatState, Standing, skipped_box
 from games.rules.scoring import (
     CLASSIC,
     FULL_HOUSE_POINTS,

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from games.rules.boxes import CATEGORIES, Box
-from games.rules.dice import DICE_COUNT, Dice, DiceSource, Held, validate_dice
+from games.rules.dice import DICE_COUNT, Dice, DiceSource, validate_dice
 from games.rules.errors import (
     CannotSkip,
     IllegalMove,
@@ -26,6 +26,18 @@ from games.rules.errors import (
     OutOfTurn,
     SeatResigned,
     UnknownSeat,
+)
+from games.rules.events import (
+    Ended,
+    FirstRoll,
+    HeldDice,
+    MatchEvent,
+    Resigned,
+    Rolled,
+    Scored,
+    Skipped,
+    Started,
+    Undone,
 )
 from games.rules.scoring import KINDS, GameKind, Slot
 from games.rules.turn import Sheet, Turn
@@ -49,94 +61,6 @@ class MatchPhase(StrEnum):
 class SeatState(StrEnum):
     PLAYING = "playing"
     RESIGNED = "resigned"
-
-
-# --- The log: one frozen event per thing that happened ----------------------------------------
-
-
-@dataclass(frozen=True)
-class Started:
-    """How the match was set up; always the first event of a log."""
-
-    kind: str
-    seats: int
-    roll_for_first: bool = False
-    host: int = 0
-
-
-@dataclass(frozen=True)
-class FirstRoll:
-    """A seat's five dice in the roll for first."""
-
-    seat: int
-    dice: Dice
-
-
-@dataclass(frozen=True)
-class Rolled:
-    """A roll of the seat on turn: the dice after it and which were held through it."""
-
-    seat: int
-    dice: Dice
-    held: Held
-    roll_number: int
-
-
-@dataclass(frozen=True)
-class HeldDice:
-    """The seat on turn chose which dice to hold before its next roll."""
-
-    seat: int
-    held: Held
-
-
-@dataclass(frozen=True)
-class Scored:
-    """The seat on turn filled a box with its dice (the fields of ``rules.Scoring``)."""
-
-    seat: int
-    column: int
-    box: str
-    points: int
-    dice: Dice
-    yahtzee_bonus: int = 0
-    joker: bool = False
-    upper_bonus: int = 0
-
-
-@dataclass(frozen=True)
-class Undone:
-    """The seat that had just scored took that box back."""
-
-    seat: int
-    column: int
-    box: str
-
-
-@dataclass(frozen=True)
-class Resigned:
-    seat: int
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """Seat ``by`` skipped idle ``seat``: a zero in ``column``/``box``, or, while rolling for
-    first, ``seat`` dropped out of the draw (no box)."""
-
-    seat: int
-    by: int
-    column: int | None = None
-    box: str | None = None
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The host ended the match for everyone: abandoned, no score for anyone."""
-
-    by: int
-
-
-MatchEvent = Started | FirstRoll | Rolled | HeldDice | Scored | Undone | Resigned | Skipped | Ended
 
 
 class Standing(NamedTuple):
