@@ -401,3 +401,15 @@ def test_a_log_whose_points_were_altered_does_not_replay() -> None:
 def test_a_log_starts_with_how_the_game_was_set_up() -> None:
     with pytest.raises(ValueError, match="Started"):
         Match.replay([rules.Resigned(0)])
+
+
+def test_a_triple_game_ends_after_its_39_rounds_even_when_every_turn_is_skipped() -> None:
+    match = Match.start(rules.TRIPLE, 2)
+    for turn in range(2 * 39):
+        assert match.phase is MatchPhase.PLAYING and match.round == turn // 2 + 1
+        seat = match.on_turn
+        assert seat is not None
+        match, _ = match.skip(seat, by=1 - seat)
+    assert match.phase is MatchPhase.FINISHED
+    assert [s.grand_total for s in match.sheets] == [0, 0] and match.winners == (0, 1)
+    assert Match.replay(match.log) == match
