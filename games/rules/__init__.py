@@ -1,4 +1,5 @@
-"""The rules of Yahtzee as pure Python: boxes, dice, scoring, the turn and the score sheet.
+"""The rules of Yahtzee as pure Python: boxes, dice, scoring, the turn, the score sheet and the
+whole match (every seat, who goes first, undo, resign, skip) with its log of events.
 
 Nothing here imports Django, reads the clock or touches a global random generator. Dice come
 from a ``DiceSource`` passed in, so tests script them and production draws them from
@@ -24,14 +25,34 @@ from games.rules.dice import (
 )
 from games.rules.errors import (
     BoxFilled,
+    CannotSkip,
     IllegalMove,
     InvalidHold,
     JokerForbids,
+    MatchOver,
     NoRollsLeft,
+    NothingToUndo,
+    NotHost,
     NotRolledYet,
+    OutOfTurn,
     ScorecardComplete,
+    SeatResigned,
     UnknownBox,
+    UnknownSeat,
 )
+from games.rules.events import (
+    Ended,
+    FirstRoll,
+    HeldDice,
+    MatchEvent,
+    Resigned,
+    Rolled,
+    Scored,
+    Skipped,
+    Started,
+    Undone,
+)
+from games.rules.match import MAX_SEATS, Match, MatchPhase, SeatState, Standing, skipped_box
 from games.rules.scoring import (
     CLASSIC,
     FULL_HOUSE_POINTS,
@@ -74,13 +95,16 @@ from games.rules.turn import (
 
 __all__ = [
     "CATEGORIES", "CLASSIC", "DICE_COUNT", "FACES", "FACE_OF", "FULL_HOUSE_POINTS", "KINDS",
-    "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "NO_HOLD", "SMALL_STRAIGHT_POINTS", "TRIPLE",
-    "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD", "UPPER_BOX_OF_FACE", "YAHTZEE_BONUS",
-    "YAHTZEE_POINTS", "Box", "BoxFilled", "Card", "Dice", "DiceSource", "GameKind", "GameTotals",
-    "Held", "IllegalMove", "InvalidHold", "JokerForbids", "NoRollsLeft", "NotRolledYet", "Roll",
-    "ScorecardComplete", "Scoring", "Section", "Sheet", "Slot", "Turn", "UnknownBox", "box_score",
-    "can_hold", "can_roll", "can_score", "column_scores", "describe_dice", "describe_die",
-    "face_name", "game_totals", "hold", "is_yahtzee", "joker_applies", "legal_moves",
-    "legal_scores", "roll", "score", "system_dice", "totals", "validate_dice", "verify_hold",
-    "verify_roll", "verify_score", "yahtzee_bonus",
+    "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "MAX_SEATS", "NO_HOLD", "SMALL_STRAIGHT_POINTS",
+    "TRIPLE", "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD", "UPPER_BOX_OF_FACE",
+    "YAHTZEE_BONUS", "YAHTZEE_POINTS", "Box", "BoxFilled", "CannotSkip", "Card", "Dice",
+    "DiceSource", "Ended", "FirstRoll", "GameKind", "GameTotals", "Held", "HeldDice",
+    "IllegalMove", "InvalidHold", "JokerForbids", "Match", "MatchEvent", "MatchOver", "MatchPhase",
+    "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo", "OutOfTurn", "Resigned", "Roll",
+    "Rolled", "ScorecardComplete", "Scored", "Scoring", "SeatResigned", "SeatState", "Section",
+    "Sheet", "Skipped", "Slot", "Standing", "Started", "Turn", "Undone", "UnknownBox",
+    "UnknownSeat", "box_score", "can_hold", "can_roll", "can_score", "column_scores",
+    "describe_dice", "describe_die", "face_name", "game_totals", "hold", "is_yahtzee",
+    "joker_applies", "legal_moves", "legal_scores", "roll", "score", "skipped_box", "system_dice",
+    "totals", "validate_dice", "verify_hold", "verify_roll", "verify_score", "yahtzee_bonus",
 ]  # fmt: skip

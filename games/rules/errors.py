@@ -33,3 +33,34 @@ class InvalidHold(IllegalMove):
 
 class ScorecardComplete(IllegalMove):
     pass
+
+
+class UnknownSeat(IllegalMove):
+    pass
+
+
+class OutOfTurn(IllegalMove):
+    """Another seat is to act now (or who goes first is being rolled for, or already decided).
+
+    Named apart from ``games.errors.NotYourTurn``, the service's check of who sent the request.
+    """
+
+
+class SeatResigned(IllegalMove):
+    pass
+
+
+class MatchOver(IllegalMove):
+    pass
+
+
+class NothingToUndo(IllegalMove):
+    pass
+
+
+class CannotSkip(IllegalMove):
+    pass
+
+
+class NotHost(IllegalMove):
+    pass
