@@ -47,6 +47,7 @@ KEEP_COUNTS: Final[IntArray] = np.array(
 ROLL_COUNTS: Final[IntArray] = KEEP_COUNTS[:ROLL_COUNT]
 ROLL_SUMS: Final[IntArray] = np.array([sum(keep) for keep in KEEPS[:ROLL_COUNT]], dtype=np.int64)
 
+
 def _size_blocks() -> tuple[tuple[int, int], ...]:
     sizes = [len(keep) for keep in KEEPS]
     return tuple(

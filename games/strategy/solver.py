@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import mmap
 import multiprocessing
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import reduce
 from multiprocessing.connection import Connection
 from typing import Final
 
@@ -38,7 +38,6 @@ from games.strategy.scores import (
     SCORES,
     YAHTZEE_FACE,
     YAHTZEE_ROLLS,
-    joker_score,
     rows_scoring,
 )
 from games.strategy.states import TABLE_SIZE, UPPER_CAP, Convention, Layer, index_array, layers
@@ -46,12 +45,28 @@ from games.strategy.states import TABLE_SIZE, UPPER_CAP, Convention, Layer, inde
 CHUNK: Final = 256
 """States per vectorised pass: a (462, CHUNK) float64 array stays within a core's L2 cache."""
 
+_FACES: Final = np.arange(1, 7, dtype=np.int64)
+_UPPER_BITS: Final = np.array([BIT[box] for box in UPPER], dtype=np.int64)
+_UPPER_POINTS: Final = _FACES[:, None] * np.arange(6, dtype=np.int64)[None, :]
+"""``[face - 1, count]``: the points of ``count`` dice of ``face`` in its upper box."""
+_LOWER: Final = tuple(box for box in LOWER if box is not Box.YAHTZEE)
+_LOWER_BITS: Final = np.array([BIT[box] for box in _LOWER], dtype=np.int64)
 _SUM_BOXES: Final = (Box.THREE_OF_A_KIND, Box.FOUR_OF_A_KIND)
 _FIXED_BOXES: Final = (Box.FULL_HOUSE, Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT)
-_ROWS: Final = {box: rows_scoring(box) for box in (*_SUM_BOXES, *_FIXED_BOXES)}
-_NON_YAHTZEE: Final = {
-    box: np.setdiff1d(rows, YAHTZEE_ROLLS) for box, rows in _ROWS.items()
+_NON_YAHTZEE_ROWS: Final = {
+    box: np.setdiff1d(rows_scoring(box), YAHTZEE_ROLLS) for box in (*_SUM_BOXES, *_FIXED_BOXES)
 }  # a five of a kind is scored apart, Joker and all
+_FIXED_POINTS: Final = {
+    box: int(SCORES[_NON_YAHTZEE_ROWS[box][0], BOX_INDEX[box]]) for box in _FIXED_BOXES
+}
+_OTHER_FACES: Final = ~np.eye(6, dtype=bool)
+assert (YAHTZEE_FACE == _FACES).all()
+_MINUS_INF: Final = np.float64(-np.inf)
+
+
+def _most(*arrays: FloatArray) -> FloatArray:
+    """The elementwise maximum of arrays that broadcast together."""
+    return reduce(np.maximum, arrays)
 
 
 def score_values(
@@ -59,71 +74,71 @@ def score_values(
 ) -> FloatArray:
     """``[roll, state]``: the expected points still to come for the best box to score ``roll``
     in, from the start of a turn in each state (points of this box and bonuses included)."""
-    n = len(mask)
-    minus_inf = np.float64(-np.inf)
+    # upper_after[face - 1, count, state]: count dice of face scored in its box (-inf if filled).
+    total = upper + _UPPER_POINTS[:, :, None]
+    capped = np.minimum(total, UPPER_CAP)
+    bonus = np.where((upper < UPPER_CAP) & (total >= UPPER_CAP), UPPER_BONUS, 0)
+    upper_after = table[index_array((mask | _UPPER_BITS[:, None])[:, None, :], capped, flag)]
+    upper_after += _UPPER_POINTS[:, :, None] + bonus
+    upper_filled = (mask & _UPPER_BITS[:, None]) != 0
+    upper_after[np.broadcast_to(upper_filled[:, None, :], upper_after.shape)] = _MINUS_INF
+    # lower_after[box, state]: the value after scoring zero in a lower box (-inf if filled).
+    lower_after = table[index_array(mask | _LOWER_BITS[:, None], upper, flag)]
+    lower_after[(mask & _LOWER_BITS[:, None]) != 0] = _MINUS_INF
+    after = dict(zip(_LOWER, lower_after, strict=True))
+    yahtzee_open = (mask & BIT[Box.YAHTZEE]) == 0
+    yahtzee_zero = np.where(
+        yahtzee_open, table[index_array(mask | BIT[Box.YAHTZEE], upper, flag)], _MINUS_INF
+    )
+    yahtzee_fifty = table[index_array(mask | BIT[Box.YAHTZEE], upper, 1)] + YAHTZEE_POINTS
 
-    def after(box: Box, new_upper: IntArray, new_flag: IntArray) -> FloatArray:
-        values = table[index_array(mask | BIT[box], new_upper, new_flag)]
-        return np.where(mask & BIT[box], minus_inf, values)
-
-    # upper[i][c]: c dice of face i + 1 scored in its box.
-    upper_after = np.empty((6, 6, n))
-    for i, box in enumerate(UPPER):
-        for count in range(6):
-            points = (i + 1) * count
-            total = upper + points
-            bonus = np.where((upper < UPPER_CAP) & (total >= UPPER_CAP), UPPER_BONUS, 0)
-            upper_after[i, count] = after(box, np.minimum(total, UPPER_CAP), flag) + (
-                points + bonus
-            )
-    lower_after = {box: after(box, upper, flag) for box in LOWER if box is not Box.YAHTZEE}
-    yahtzee_zero = after(Box.YAHTZEE, upper, flag)
-
-    zero = np.maximum.reduce([upper_after[:, 0].max(axis=0), yahtzee_zero, *(lower_after[b] for b in (*_SUM_BOXES, *_FIXED_BOXES))])
-    values = ROLL_SUMS[:, None] + lower_after[Box.CHANCE][None, :]
+    upper_zero = upper_after[:, 0]
+    fixed_zero = _most(*[after[box] for box in _FIXED_BOXES])
+    zero = _most(
+        *[
+            upper_zero.max(axis=0),
+            yahtzee_zero,
+            fixed_zero,
+            after[Box.THREE_OF_A_KIND],
+            after[Box.FOUR_OF_A_KIND],
+        ]
+    )
+    values = ROLL_SUMS[:, None] + after[Box.CHANCE]
     np.maximum(values, zero, out=values)
     for i in range(6):
         np.maximum(values, upper_after[i].take(ROLL_COUNTS[:, i], axis=0), out=values)
     for box in _SUM_BOXES:
-        rows = _NON_YAHTZEE[box]
-        values[rows] = np.maximum(values[rows], ROLL_SUMS[rows, None] + lower_after[box])
+        rows = _NON_YAHTZEE_ROWS[box]
+        values[rows] = np.maximum(values[rows], ROLL_SUMS[rows, None] + after[box])
     for box in _FIXED_BOXES:
-        rows = _NON_YAHTZEE[box]
-        points = SCORES[rows[0], BOX_INDEX[box]] if len(rows) else 0
-        values[rows] = np.maximum(values[rows], points + lower_after[box])
+        rows = _NON_YAHTZEE_ROWS[box]
+        values[rows] = np.maximum(values[rows], _FIXED_POINTS[box] + after[box])
 
-    yahtzee_open = (mask & BIT[Box.YAHTZEE]) == 0
-    yahtzee_fifty = after(Box.YAHTZEE, upper, np.ones_like(flag)) + YAHTZEE_POINTS
-    lower_open_best = np.maximum.reduce(list(lower_after.values()))
-    for row, face in zip(YAHTZEE_ROLLS.tolist(), YAHTZEE_FACE.tolist(), strict=True):
-        i = face - 1
-        plain = upper_after[:, 0].copy()
-        plain[i] = upper_after[i, 5]
-        plain_best = np.maximum.reduce(
-            [
-                plain.max(axis=0),
-                yahtzee_zero,
-                *(lower_after[b] + 5 * face for b in (*_SUM_BOXES, Box.CHANCE)),
-                *(lower_after[b] for b in _FIXED_BOXES),
-            ]
+    # A five of a kind, [face - 1, state]: the plain scores, then the Joker's.
+    five = 5 * _FACES[:, None]
+    sums_after = _most(*[after[b] for b in (*_SUM_BOXES, Box.CHANCE)]) + five
+    other_upper_zero = np.where(_OTHER_FACES[:, :, None], upper_zero[None], _MINUS_INF).max(axis=1)
+    plain = _most(
+        *[
+            other_upper_zero,
+            upper_after[:, 5],
+            sums_after,
+            np.maximum(yahtzee_zero, fixed_zero)[None],
+        ]
+    )
+    jokers = _most(*[after[box] + _FIXED_POINTS[box] for box in _FIXED_BOXES])
+    if convention is Convention.FREE:
+        filled = np.where(upper_filled, np.maximum(plain, jokers), plain)
+    else:
+        any_lower = lower_after.max(axis=0) > _MINUS_INF
+        filled = np.where(
+            ~upper_filled,
+            upper_after[:, 5],
+            np.where(any_lower, np.maximum(jokers, sums_after), upper_zero.max(axis=0)),
         )
-        jokers = [lower_after[b] + joker_score(b, face) for b in _FIXED_BOXES]
-        if convention is Convention.FREE:
-            face_filled = (mask & BIT[UPPER[i]]) != 0
-            filled_best = np.where(face_filled, np.maximum.reduce([plain_best, *jokers]), plain_best)
-        else:
-            joker_lower = np.maximum.reduce(
-                [*jokers, *(lower_after[b] + 5 * face for b in (*_SUM_BOXES, Box.CHANCE))]
-            )
-            face_open = (mask & BIT[UPPER[i]]) == 0
-            filled_best = np.where(
-                face_open,
-                upper_after[i, 5],
-                np.where(lower_open_best > minus_inf, joker_lower, upper_after[:, 0].max(axis=0)),
-            )
-        values[row] = np.where(
-            yahtzee_open, np.maximum(plain_best, yahtzee_fifty), filled_best
-        ) + np.where(flag == 1, YAHTZEE_BONUS, 0)
+    values[YAHTZEE_ROLLS] = np.where(
+        yahtzee_open, np.maximum(plain, yahtzee_fifty), filled
+    ) + np.where(flag == 1, YAHTZEE_BONUS, 0)
     return values
 
 
@@ -171,7 +186,9 @@ def _solve_part(table: FloatArray, layer: Layer, part: slice, convention: Conven
         table[index_array(mask, upper, flag)] = start_values(table, mask, upper, flag, convention)
 
 
-def _helper(connection: Connection, table: FloatArray, all_layers: tuple[Layer, ...], convention: Convention) -> None:
+def _helper(
+    connection: Connection, table: FloatArray, all_layers: tuple[Layer, ...], convention: Convention
+) -> None:
     while (filled := connection.recv()) is not None:
         layer = all_layers[filled]
         _solve_part(table, layer, slice(len(layer) // 2, None), convention)
