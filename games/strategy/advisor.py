@@ -23,6 +23,7 @@ from games.rules.scoring import (
     CLASSIC,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
+    YAHTZEE_POINTS,
     Card,
     legal_moves,
     yahtzee_bonus,
@@ -39,7 +40,7 @@ from games.strategy.dice import (
     keep_values,
 )
 from games.strategy.scores import BIT, BOX_INDEX, SCORES
-from games.strategy.solver import TurnValues, turn_values
+from games.strategy.solver import TurnValues, score_values, turn_values
 from games.strategy.states import UPPER_CAP, Convention, State, index_array
 from games.strategy.table import StrategyTable
 
@@ -133,6 +134,10 @@ def _sub_keeps(roll: int) -> tuple[int, ...]:
 
 SUB_KEEPS: Final = tuple(_sub_keeps(r) for r in range(ROLL_COUNT))
 """``SUB_KEEPS[roll]``: every keep a roll allows, itself included."""
+_SMALLER_KEEPS: Final = tuple(
+    np.array([k for k in keeps if k != roll], dtype=np.int64)
+    for roll, keeps in enumerate(SUB_KEEPS)
+)
 
 
 class Advisor:
@@ -159,15 +164,7 @@ class Advisor:
             self._cache.move_to_end(key)
             return found
         one = np.array([state.mask]), np.array([state.upper]), np.array([int(state.yahtzee50)])
-        values = turn_values(self._values, *one, Convention.FORCED)
-        squeezed = TurnValues(
-            values.score[:, 0],
-            values.keep_last[:, 0],
-            values.roll_second[:, 0],
-            values.keep_second[:, 0],
-            values.roll_first[:, 0],
-            values.start[:1],
-        )
+        squeezed = turn_values(score_values(self._values, *one, Convention.FORCED)[:, 0])
         self._remember(key, squeezed)
         return squeezed
 
@@ -176,18 +173,15 @@ class Advisor:
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
-    def _box_gain(self, card: Card, box: Box, points: int, dice: Dice) -> float:
+    def _box_gain(self, card: Card, state: State, box: Box, points: int, dice: Dice) -> float:
         """Points of scoring ``box`` now (bonuses included) plus the expected points after."""
-        upper = sum(card.get(b, 0) for b in UPPER)
-        mask = sum(BIT[Box(b)] for b in card) | BIT[box]
-        bonus = yahtzee_bonus(dice, card)
+        upper, bonus = state.upper, yahtzee_bonus(dice, card)
         if box in UPPER:
-            new_upper = upper + points
-            if upper < UPPER_BONUS_THRESHOLD <= new_upper:
+            if upper < UPPER_BONUS_THRESHOLD <= upper + points:
                 bonus += UPPER_BONUS
-            upper = new_upper
-        fifty = (card.get(Box.YAHTZEE) or (points if box is Box.YAHTZEE else 0)) == 50
-        after = self._values[(mask << 7) | (min(upper, UPPER_CAP) << 1) | int(fifty)]
+            upper = min(upper + points, UPPER_CAP)
+        fifty = state.yahtzee50 or (box is Box.YAHTZEE and points == YAHTZEE_POINTS)
+        after = self._values[((state.mask | BIT[box]) << 7) | (upper << 1) | int(fifty)]
         return points + bonus + float(after)
 
     def _triple_roll_values(self, sheet: Sheet) -> FloatArray:
@@ -236,10 +230,11 @@ class Advisor:
             return [Option(RollDice(NO_HOLD), base, "Roll the dice")]
         dice = turn.dice
         roll = KEEP_INDEX[tuple(sorted(dice))]
+        states = [State.of_card(card) for card in sheet.cards]
         found = [
             Option(
                 ScoreBox(column, Box(box)),
-                base + self._score_gain(sheet, column, Box(box), points, dice),
+                base + self._score_gain(sheet, states, column, Box(box), points, dice),
                 describe_box(Box(box), points, column, sheet.kind.columns),
                 points,
             )
@@ -259,6 +254,27 @@ class Advisor:
         found.sort(key=lambda o: -o.expected)
         return found
 
+    def best_action(self, sheet: Sheet, turn: Turn) -> Action:
+        """The first of ``options`` without building them all (for bots and simulations)."""
+        if turn.dice is None:
+            return RollDice(NO_HOLD)
+        dice = turn.dice
+        states = [State.of_card(card) for card in sheet.cards]
+        gain, column, box = max(
+            (
+                (self._score_gain(sheet, states, column, Box(box), points, dice), column, box)
+                for (column, box), points in legal_moves(sheet.kind, dice, sheet.cards).items()
+            ),
+            key=lambda choice: choice[0],
+        )
+        if turn.rolls_left > 0:
+            keeps = self._keep_values(sheet, turn.rolls_left)
+            subs = _SMALLER_KEEPS[KEEP_INDEX[tuple(sorted(dice))]]
+            k = int(subs[np.argmax(keeps[subs])])
+            if keeps[k] > gain:
+                return RollDice(held_for(KEEPS[k], dice, turn.held))
+        return ScoreBox(column, Box(box))
+
     def _baseline(self, sheet: Sheet) -> float:
         """The expected final score from the start of this turn (the heuristic's estimate for
         Triple)."""
@@ -268,14 +284,16 @@ class Advisor:
             w * self.future(c) for c, w in zip(sheet.cards, sheet.kind.multipliers, strict=True)
         )
 
-    def _score_gain(self, sheet: Sheet, column: int, box: Box, points: int, dice: Dice) -> float:
-        card = sheet.cards[column]
-        gain = self._box_gain(card, box, points, dice) - self.future(card)
+    def _score_gain(
+        self, sheet: Sheet, states: list[State], column: int, box: Box, points: int, dice: Dice
+    ) -> float:
+        card, state = sheet.cards[column], states[column]
+        gain = self._box_gain(card, state, box, points, dice) - self._values[state.index]
         if sheet.kind is CLASSIC:
-            return gain
+            return float(gain)
         # Triple: no Yahtzee bonus; the column's weight multiplies what it scores.
         gain -= yahtzee_bonus(dice, card)
-        return sheet.kind.multipliers[column] * gain
+        return float(sheet.kind.multipliers[column] * gain)
 
     def _keep_values(self, sheet: Sheet, rolls_left: int) -> FloatArray:
         """``[keep]``: the expected gain over the turn's baseline of keeping it and rolling."""

@@ -118,6 +118,12 @@ def keep_values(roll_values: FloatArray) -> FloatArray:
     a keep of ``n < 5`` dice is worth the mean of its six one-die-bigger keeps."""
     values = np.empty((KEEP_COUNT, *roll_values.shape[1:]), dtype=np.float64)
     values[:ROLL_COUNT] = roll_values
+    if values.ndim == 1:  # one state: a gather per block is cheaper than one per face
+        for size in range(DICE_COUNT - 1, -1, -1):
+            start, stop = SIZE_BLOCKS[size]
+            children = CHILDREN[start - ROLL_COUNT : stop - ROLL_COUNT]
+            values[start:stop] = values[children].sum(axis=1) * (1.0 / FACES)
+        return values
     for size in range(DICE_COUNT - 1, -1, -1):
         start, stop = SIZE_BLOCKS[size]
         children = CHILDREN[start - ROLL_COUNT : stop - ROLL_COUNT]
@@ -132,6 +138,13 @@ def keep_values(roll_values: FloatArray) -> FloatArray:
 def best_keeps(values: FloatArray) -> FloatArray:
     """In place over ``values`` (462, …): each keep becomes the best value of any of its
     sub-keeps (itself included). The first 252 rows are then each roll's best keep."""
+    if values.ndim == 1:
+        for size in range(1, DICE_COUNT + 1):
+            start, stop = SIZE_BLOCKS[size]
+            np.maximum(
+                values[start:stop], values[PARENTS[start:stop]].max(axis=1), out=values[start:stop]
+            )
+        return values
     for size in range(1, DICE_COUNT + 1):
         for j, start, stop in PARENT_SUFFIXES[size - 1]:
             if start < stop:

@@ -155,10 +155,8 @@ class TurnValues:
     start: FloatArray  # before the first roll
 
 
-def turn_values(
-    table: FloatArray, mask: IntArray, upper: IntArray, flag: IntArray, convention: Convention
-) -> TurnValues:
-    score = score_values(table, mask, upper, flag, convention)
+def turn_values(score: FloatArray) -> TurnValues:
+    """The whole turn from the value of each final roll ``(252, …)``."""
     keep_last = keep_values(score)
     roll_second = best_keeps(keep_last.copy())[:ROLL_COUNT]
     keep_second = keep_values(roll_second)
