@@ -49,8 +49,8 @@ class GoodBot:
 
     advisor: Advisor
     rng: random.Random
-    slip: float = 0.2
-    slack: float = 4.0
+    slip: float = 0.1
+    slack: float = 3.0
     name: str = "good"
 
     def decide(self, sheet: Sheet, turn: Turn) -> Action:

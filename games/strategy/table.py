@@ -74,6 +74,7 @@ def save_table(table: StrategyTable, path: Path) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(raw.ljust(HEADER_SIZE, b" "))
             out.write(np.ascontiguousarray(table.values, dtype="<f8").tobytes())
+        os.chmod(tmp, 0o644)  # every server worker reads it
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
