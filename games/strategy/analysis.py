@@ -10,7 +10,7 @@ from games.rules.boxes import Box
 from games.rules.dice import NO_HOLD, Dice, Held
 from games.rules.errors import IllegalMove
 from games.rules.scoring import CLASSIC, GameKind
-from games.rules.turn import Sheet, Turn, hold, roll, score
+from games.rules.turn import Sheet, Turn, hold, roll, score, verify_hold, verify_score
 from games.strategy.advisor import Advisor, Option, RollDice, ScoreBox
 
 
@@ -87,12 +87,14 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
             for i, dice in enumerate(played.rolls):
                 if i:
                     held = tuple(played.holds[i - 1])
+                    verify_hold(turn, held)
                     choice = advisor.value_of(sheet, turn, RollDice(held))
                     decisions.append(_decision(advisor, sheet, turn, number, choice))
                     path.append(choice.expected)
                     turn = hold(turn, held)
                 fresh = _fresh_dice(turn, tuple(dice), number)
                 turn, _ = roll(turn, lambda n, fresh=fresh: fresh)
+            verify_score(sheet, turn, played.box, played.column)
             choice = advisor.value_of(sheet, turn, ScoreBox(played.column, Box(played.box)))
             decisions.append(_decision(advisor, sheet, turn, number, choice))
             path.append(choice.expected)

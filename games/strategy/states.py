@@ -90,6 +90,9 @@ def _max_upper_gain() -> IntArray:
     return gain
 
 
+_POPCOUNT: Final = np.array([m.bit_count() for m in range(FULL_MASK + 1)], dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Layer:
     """The states with the same number of boxes filled, split in the ones the solver computes
@@ -113,12 +116,12 @@ class Layer:
 
 def reachable() -> np.ndarray:
     """A boolean table over all dense indices: which states a game can reach."""
-    index = np.arange(TABLE_SIZE)
-    mask, upper, flag = index >> 7, (index >> 1) & 63, index & 1
-    ok = _reachable_uppers()[mask & UPPER_BITS, np.minimum(upper, UPPER_CAP)] & (upper <= UPPER_CAP)
-    ok &= (flag == 0) | (mask & BIT[Box.YAHTZEE] != 0)
-    ok &= mask != FULL_MASK
-    return ok
+    masks = np.arange(FULL_MASK + 1)
+    grid = np.zeros((FULL_MASK + 1, 64, 2), dtype=bool)
+    grid[:, : UPPER_CAP + 1, 0] = _reachable_uppers()[masks & UPPER_BITS]
+    grid[:, :, 1] = grid[:, :, 0] & (masks & BIT[Box.YAHTZEE] != 0)[:, None]
+    grid[FULL_MASK] = False
+    return grid.reshape(-1)
 
 
 def layers() -> tuple[Layer, ...]:
@@ -130,11 +133,13 @@ def layers() -> tuple[Layer, ...]:
     index = np.flatnonzero(reachable())
     mask, upper, flag = index >> 7, (index >> 1) & 63, index & 1
     dead = (upper + _max_upper_gain()[mask] < UPPER_CAP) & (upper > 0)
-    filled = np.array([int(m).bit_count() for m in range(FULL_MASK + 1)])[mask]
+    filled = _POPCOUNT[mask]
+    order = np.argsort(filled, kind="stable")
+    bounds = np.searchsorted(filled[order], np.arange(len(CATEGORIES) + 1))
     out = []
     for n in range(len(CATEGORIES)):
-        here = filled == n
-        live, copy = here & ~dead, here & dead
+        here = order[bounds[n] : bounds[n + 1]]
+        live, copy = here[~dead[here]], here[dead[here]]
         out.append(
             Layer(
                 filled=n,
