@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.rules.boxes import Box
-from games.rules.dice import NO_HOLD, Dice, Held
+from games.rules.dice import NO_HOLD, Dice, DiceSource, Held
 from games.rules.errors import IllegalMove
 from games.rules.scoring import CLASSIC, GameKind
 from games.rules.turn import Sheet, Turn, hold, roll, score, verify_hold, verify_score
@@ -93,7 +93,7 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
                     path.append(choice.expected)
                     turn = hold(turn, held)
                 fresh = _fresh_dice(turn, tuple(dice), number)
-                turn, _ = roll(turn, lambda n, fresh=fresh: fresh)
+                turn, _ = roll(turn, _thrown(fresh))
             verify_score(sheet, turn, played.box, played.column)
             choice = advisor.value_of(sheet, turn, ScoreBox(played.column, Box(played.box)))
             decisions.append(_decision(advisor, sheet, turn, number, choice))
@@ -103,6 +103,11 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
         raise RecordError(str(exc)) from exc
     exact = record.kind is CLASSIC and players == 1
     return Analysis(tuple(decisions), start, sheet.grand_total, exact, tuple(path))
+
+
+def _thrown(fresh: tuple[int, ...]) -> DiceSource:
+    """The recorded dice, handed to ``games.rules.roll`` as what the throw gave."""
+    return lambda n: fresh
 
 
 def _fresh_dice(turn: Turn, dice: Dice, number: int) -> tuple[int, ...]:

@@ -104,7 +104,7 @@ def _roll_probability(counts: Sequence[int]) -> float:
     ways = math.factorial(n)
     for c in counts:
         ways //= math.factorial(c)
-    return ways / FACES**n
+    return float(ways / FACES**n)
 
 
 ROLL_PROBABILITY: Final[FloatArray] = np.array(

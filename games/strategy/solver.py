@@ -90,7 +90,9 @@ def score_values(
     yahtzee_zero = np.where(
         yahtzee_open, table[index_array(mask | BIT[Box.YAHTZEE], upper, flag)], _MINUS_INF
     )
-    yahtzee_fifty = table[index_array(mask | BIT[Box.YAHTZEE], upper, 1)] + YAHTZEE_POINTS
+    yahtzee_fifty = (
+        table[index_array(mask | BIT[Box.YAHTZEE], upper, np.ones_like(flag))] + YAHTZEE_POINTS
+    )
 
     upper_zero = upper_after[:, 0]
     fixed_zero = _most(*[after[box] for box in _FIXED_BOXES])
@@ -103,7 +105,7 @@ def score_values(
             after[Box.FOUR_OF_A_KIND],
         ]
     )
-    values = ROLL_SUMS[:, None] + after[Box.CHANCE]
+    values: FloatArray = ROLL_SUMS[:, None] + after[Box.CHANCE]
     np.maximum(values, zero, out=values)
     for i in range(6):
         np.maximum(values, upper_after[i].take(ROLL_COUNTS[:, i], axis=0), out=values)

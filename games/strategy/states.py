@@ -64,7 +64,9 @@ class State:
     @classmethod
     def of_card(cls, card: Mapping[str, int]) -> State:
         """The state of one column of a card at the start of a turn."""
-        mask = sum(BIT[key] for key in card)  # type: ignore[index]  # a Box is its key
+        mask = 0
+        for key in card:
+            mask |= BIT[Box(key)]
         upper = sum(points for key, points in card.items() if key in UPPER)
         return cls(mask, min(upper, UPPER_CAP), card.get(Box.YAHTZEE) == YAHTZEE_POINTS)
 
