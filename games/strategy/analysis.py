@@ -88,15 +88,16 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
                 if i:
                     held = tuple(played.holds[i - 1])
                     verify_hold(turn, held)
-                    choice = advisor.value_of(sheet, turn, RollDice(held))
-                    decisions.append(_decision(advisor, sheet, turn, number, choice))
+                    decisions.append(_decision(advisor, sheet, turn, number, RollDice(held)))
+                    choice = decisions[-1].choice
                     path.append(choice.expected)
                     turn = hold(turn, held)
                 fresh = _fresh_dice(turn, tuple(dice), number)
                 turn, _ = roll(turn, _thrown(fresh))
             verify_score(sheet, turn, played.box, played.column)
-            choice = advisor.value_of(sheet, turn, ScoreBox(played.column, Box(played.box)))
-            decisions.append(_decision(advisor, sheet, turn, number, choice))
+            action = ScoreBox(played.column, Box(played.box))
+            decisions.append(_decision(advisor, sheet, turn, number, action))
+            choice = decisions[-1].choice
             path.append(choice.expected)
             sheet, _ = score(sheet, turn, played.box, played.column)
     except IllegalMove as exc:
@@ -119,7 +120,12 @@ def _fresh_dice(turn: Turn, dice: Dice, number: int) -> tuple[int, ...]:
     return tuple(new for h, new in zip(turn.held, dice, strict=True) if not h)
 
 
-def _decision(advisor: Advisor, sheet: Sheet, turn: Turn, number: int, choice: Option) -> Decision:
+def _decision(
+    advisor: Advisor, sheet: Sheet, turn: Turn, number: int, action: RollDice | ScoreBox
+) -> Decision:
     assert turn.dice is not None
-    best = advisor.options(sheet, turn)[0]
-    return Decision(number, turn.rolls_used, turn.dice, choice, best)
+    ranked = advisor.options(sheet, turn)
+    choice = next((o for o in ranked if o.action == action), None)
+    if choice is None:  # a hold the ranking spells another way, or all five dice held
+        choice = advisor.value_of(sheet, turn, action)
+    return Decision(number, turn.rolls_used, turn.dice, choice, ranked[0])

@@ -41,7 +41,11 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{table.path} is up to date ({table.convention.value} Joker).")
         self.stdout.write(f"Expected score of a new game: {table.new_game:.4f}")
-        self.stdout.write(
-            f"bench: solve {build.solve_seconds:.3f} s, build {build.seconds:.3f} s, "
-            f"command {time.perf_counter() - started:.3f} s"
-        )
+        if build.built:
+            self.stdout.write(
+                f"bench: solve {build.solve_seconds:.3f} s ({build.cpu_seconds:.3f} s CPU), "
+                f"with write+load {build.seconds:.3f} s, "
+                f"command {time.perf_counter() - started:.3f} s (Django start-up not included)"
+            )
+        else:
+            self.stdout.write(f"bench: checked and mapped in {build.seconds * 1000:.1f} ms")
