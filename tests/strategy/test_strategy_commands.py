@@ -24,7 +24,7 @@ def test_build_strategy_skips_a_valid_table(
     out = run("build_strategy")
     assert "is up to date" in out
     assert "Expected score of a new game: 254.5877" in out
-    assert "bench: solve" in out
+    assert "bench: checked and mapped in" in out
 
 
 def test_simulate_prints_the_mean_and_its_interval(
