@@ -60,6 +60,26 @@ _FIXED_POINTS: Final = {
     box: int(SCORES[_NON_YAHTZEE_ROWS[box][0], BOX_INDEX[box]]) for box in _FIXED_BOXES
 }
 _OTHER_FACES: Final = ~np.eye(6, dtype=bool)
+
+
+def _faces_shown() -> tuple[tuple[int, IntArray], ...]:
+    """Per ``j``: the first roll showing at least ``j + 1`` different faces (rolls are ordered by
+    that count) and, for the rolls from there on, the row ``(face - 1) * 6 + count`` of their
+    ``j``-th face in the flattened ``upper_after``."""
+    distinct = (ROLL_COUNTS > 0).sum(axis=1)
+    assert (np.diff(distinct) >= 0).all(), "rolls are ordered by faces shown"
+    out = []
+    for j in range(5):
+        start = int(np.searchsorted(distinct, j + 1))
+        rows = []
+        for counts in ROLL_COUNTS[start:]:
+            face = np.flatnonzero(counts)[j]
+            rows.append(face * 6 + counts[face])
+        out.append((start, np.array(rows, dtype=np.int64)))
+    return tuple(out)
+
+
+_FACES_SHOWN: Final = _faces_shown()
 assert (YAHTZEE_FACE == _FACES).all()
 _MINUS_INF: Final = np.float64(-np.inf)
 
@@ -107,8 +127,11 @@ def score_values(
     )
     values: FloatArray = ROLL_SUMS[:, None] + after[Box.CHANCE]
     np.maximum(values, zero, out=values)
-    for i in range(6):
-        np.maximum(values, upper_after[i].take(ROLL_COUNTS[:, i], axis=0), out=values)
+    # Upper boxes: a face the roll does not show scores zero, already counted; so only the
+    # faces shown, one gather per "j-th face shown" over the rolls showing that many.
+    upper_rows = upper_after.reshape(36, -1)
+    for start, rows in _FACES_SHOWN:
+        np.maximum(values[start:], upper_rows.take(rows, axis=0), out=values[start:])
     for box in _SUM_BOXES:
         rows = _NON_YAHTZEE_ROWS[box]
         values[rows] = np.maximum(values[rows], ROLL_SUMS[rows, None] + after[box])
