@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 
 from games.rules.dice import FACES, Dice, DiceSource, Held
 from games.rules.scoring import CLASSIC, GameKind
@@ -71,39 +73,91 @@ class Report:
         return self.games / self.seconds if self.seconds else math.inf
 
 
+@dataclass(frozen=True)
+class _Tally:
+    scores: list[int]
+    bonuses: int
+    yahtzees: int
+
+
+def _play(
+    make: Callable[[random.Random], Bot], numbers: range, seed: int, kind: GameKind
+) -> tuple[str, _Tally]:
+    """Games ``numbers``; game ``i`` has its own dice and bot generators, so a game's play does
+    not depend on which process plays it or on the games before it."""
+    scores, bonuses, yahtzees, name = [], 0, 0, ""
+    for number in numbers:
+        bot = make(random.Random(f"bot-{seed}-{number}"))
+        sheet, _ = play_game(bot, seeded_dice(random.Random(f"dice-{seed}-{number}")), kind)
+        totals = sheet.totals()
+        scores.append(totals["grand_total"])
+        bonuses += sum(1 for column in totals["columns"] if column["upper_bonus"])
+        yahtzees += sheet.yahtzees
+        name = bot.name
+    return name, _Tally(scores, bonuses, yahtzees)
+
+
+def _helper(
+    connection: Connection,
+    make: Callable[[random.Random], Bot],
+    numbers: range,
+    seed: int,
+    kind: GameKind,
+) -> None:
+    connection.send(_play(make, numbers, seed, kind))
+    connection.close()
+
+
 def simulate(
     make: Callable[[random.Random], Bot],
     *,
     games: int,
     seed: int = 0,
     kind: GameKind = CLASSIC,
+    processes: int = 1,
 ) -> Report:
-    """Play ``games`` games; ``make(rng)`` builds the bot with its own seeded generator."""
+    """Play ``games`` games; ``make(rng)`` builds each game's bot with its own seeded generator.
+
+    ``processes=2`` plays the second half of the games in a forked process (where fork is
+    available); the games, and so the figures, are the same either way.
+    """
     if games < 1:
         raise ValueError("Simulate at least one game.")
     started = time.perf_counter()
-    bot = make(random.Random(f"bot-{seed}"))
-    dice = seeded_dice(random.Random(f"dice-{seed}"))
-    scores, bonuses, yahtzees = [], 0, 0
-    for _ in range(games):
-        sheet, _ = play_game(bot, dice, kind)
-        totals = sheet.totals()
-        scores.append(totals["grand_total"])
-        bonuses += sum(1 for column in totals["columns"] if column["upper_bonus"])
-        yahtzees += sheet.yahtzees
+    half = (
+        games // 2 if processes > 1 and "fork" in multiprocessing.get_all_start_methods() else games
+    )
+    helper = None
+    if half < games:
+        context = multiprocessing.get_context("fork")
+        ours, theirs = context.Pipe(duplex=False)
+        helper = context.Process(
+            target=_helper, args=(theirs, make, range(half, games), seed, kind), daemon=True
+        )
+        helper.start()
+    name, tally = _play(make, range(half), seed, kind)
+    if helper is not None:
+        other_name, other = ours.recv()
+        helper.join()
+        name = name or other_name
+        tally = _Tally(
+            tally.scores + other.scores,
+            tally.bonuses + other.bonuses,
+            tally.yahtzees + other.yahtzees,
+        )
     seconds = time.perf_counter() - started
-    mean = statistics.fmean(scores)
-    sd = statistics.stdev(scores) if games > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(games)
+    mean = statistics.fmean(tally.scores)
+    sd = statistics.stdev(tally.scores) if games > 1 else 0.0
+    margin = 1.96 * sd / math.sqrt(games)
     return Report(
-        bot=bot.name,
+        bot=name,
         kind=kind,
         games=games,
         mean=mean,
         sd=sd,
-        low=mean - half,
-        high=mean + half,
-        upper_bonus_rate=bonuses / (games * kind.columns),
-        yahtzees_per_game=yahtzees / games,
+        low=mean - margin,
+        high=mean + margin,
+        upper_bonus_rate=tally.bonuses / (games * kind.columns),
+        yahtzees_per_game=tally.yahtzees / games,
         seconds=seconds,
     )

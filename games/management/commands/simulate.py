@@ -20,6 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=1000)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--kind", choices=sorted(KINDS), default="classic")
+        parser.add_argument("--processes", type=int, default=2, help="1 or 2 (same games)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["games"] < 1:
@@ -31,6 +32,7 @@ class Command(BaseCommand):
             games=opts["games"],
             seed=opts["seed"],
             kind=kind,
+            processes=opts["processes"],
         )
         lines = [
             f"{report.bot} bot, {report.games} {kind.name} games, seed {opts['seed']}",
