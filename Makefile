@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 
 RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
 
-.PHONY: help run dev test test-postgres bench lint migrate clean check-python
+.PHONY: help run dev test test-postgres bench lint migrate strategy clean check-python
 
 help:
 	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
@@ -52,7 +52,11 @@ var/secret_key var/serial_hmac_key: | $(BIN)/python
 migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 
-run: migrate
+# The perfect-play table (var/strategy): computed in about a second, skipped when a valid one exists.
+strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key
+	$(RUN_ENV) $(BIN)/python manage.py build_strategy
+
+run: migrate strategy
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
 	$(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \

@@ -19,6 +19,8 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+# The solved strategy table (games/strategy), built by `manage.py build_strategy`.
+STRATEGY_DIR = Path(os.environ.get("STRATEGY_DIR", VAR_DIR / "strategy"))
 
 
 def env_bool(name: str, default: bool) -> bool:

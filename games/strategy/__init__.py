@@ -1,0 +1,42 @@
+"""Perfect play for Yahtzee: the exact solver of Classic solitaire, the table it writes, a
+turn-level advisor, post-game analysis and computer players. Pure Python and numpy; no Django.
+
+    build = ensure_table(directory)            # load, or compute and store (about a second)
+    advisor = Advisor(build.table)
+    advisor.hint(sheet, turn)                  # best move, alternatives, a sentence, exact?
+    analyse(advisor, GameRecord(turns))        # points each decision cost
+    make_bot("perfect", advisor, rng).decide(sheet, turn)
+"""
+
+from games.strategy.advisor import Action, Advisor, Hint, Option, RollDice, ScoreBox
+from games.strategy.analysis import (
+    Analysis,
+    Decision,
+    GameRecord,
+    RecordError,
+    TurnRecord,
+    analyse,
+)
+from games.strategy.bots import BOT_NAMES, Bot, make_bot
+from games.strategy.simulate import Report, play_game, seeded_dice, simulate
+from games.strategy.solver import solve
+from games.strategy.states import Convention, State
+from games.strategy.table import (
+    FORMAT_VERSION,
+    Build,
+    StaleTable,
+    StrategyTable,
+    compute_table,
+    ensure_table,
+    load_table,
+    save_table,
+    table_path,
+)
+
+__all__ = [
+    "BOT_NAMES", "FORMAT_VERSION", "Action", "Advisor", "Analysis", "Bot", "Build", "Convention",
+    "Decision", "GameRecord", "Hint", "Option", "RecordError", "Report", "RollDice", "ScoreBox",
+    "StaleTable", "State", "StrategyTable", "TurnRecord", "analyse", "compute_table",
+    "ensure_table", "load_table", "make_bot", "play_game", "save_table", "seeded_dice",
+    "simulate", "solve", "table_path",
+]  # fmt: skip
