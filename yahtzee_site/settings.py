@@ -203,7 +203,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+# A whole IPv6 /64 counts as one address, as for the serial and sign-up limits.
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_address_key"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
 AUTH_PASSWORD_VALIDATORS = [
