@@ -108,6 +108,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Logs once when TRUSTED_PROXY_COUNT contradicts the headers requests arrive with.
+    "accounts.middleware.ProxyHeadersCheck",
     "django.middleware.security.SecurityMiddleware",
     # HTML goes out compressed (static files come precompressed from WhiteNoise). Compression
     # next to secrets invites BREACH; here the only secret in a page is the CSRF token, which
