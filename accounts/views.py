@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
@@ -19,7 +20,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import licensing, serials
 from accounts.client_ip import client_ip
-from accounts.forms import DisplayNameForm, OptionsForm, SerialForm, SignUpForm
+from accounts.forms import (
+    DISPLAY_NAME_LOOK_ALIKE,
+    DisplayNameForm,
+    OptionsForm,
+    SerialForm,
+    SignUpForm,
+)
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES
 
@@ -46,9 +53,15 @@ def account(request: AuthedRequest) -> HttpResponse:
     user = request.user
     form = DisplayNameForm(request.POST if request.method == "POST" else None, instance=user)
     if form.is_valid():
-        form.save()
-        messages.success(request, f"Your display name is now {user.display_name}.")
-        return redirect("accounts:account")
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:  # a look-alike taken by another player an instant ago
+            user.refresh_from_db()
+            form.add_error("display_name", DISPLAY_NAME_LOOK_ALIKE)
+        else:
+            messages.success(request, f"Your display name is now {user.display_name}.")
+            return redirect("accounts:account")
     context = {"form": form, "licence": licensing.licence_of(user)}
     return render(request, "accounts/account.html", context)
 

@@ -85,7 +85,7 @@ def start_game(*, owner: User, kind: str = rules.CLASSIC.key) -> Game:
         game=game,
         position=0,
         user=owner,
-        display_name=owner.display_name or owner.username,
+        display_name=str(owner),
         cards=[{} for _ in range(rules_kind.columns)],
         used_trial_game=used_trial_game,
     )

@@ -8,6 +8,7 @@ Views stay thin: parse the form, call one service, render the whole page or, for
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,8 +16,9 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -29,7 +31,7 @@ from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
 from games import charts, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
+from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind, Score
 from games.presenters import game_context, high_scores_context, home_preview
 from games.selectors import SeatedGame
 
@@ -320,9 +322,24 @@ def high_scores(request: HtmxRequest) -> HttpResponse:
 
 
 @require_GET
-def player_page(request: HtmxRequest, user_id: int) -> HttpResponse:
-    """A player's statistics: everything for themselves, a public summary for others."""
-    player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
+def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
+    """A player's statistics: everything for themselves, a public summary for others.
+
+    Others see a page only for someone who has finished a game: an account is not announced
+    by having signed up, and the address is the random ``public_id``, never the row's id.
+    """
+    player = (
+        User.objects.annotate(
+            has_finished=Exists(
+                Score.objects.filter(user=OuterRef("pk"), player_kind=PlayerKind.HUMAN)
+            )
+        )
+        .only("id", "public_id", "display_name", "date_joined")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if player is None or not (player.has_finished or player.pk == request.user.pk):
+        raise Http404("No such player.")
     kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     own = request.user.is_authenticated and request.user.pk == player.pk
 
@@ -355,7 +372,7 @@ def player_page(request: HtmxRequest, user_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def my_stats(request: AuthedRequest) -> HttpResponse:
-    return redirect("player", user_id=request.user.pk)
+    return redirect("player", public_id=request.user.public_id)
 
 
 @require_GET

@@ -14,7 +14,7 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("scores/", game_views.high_scores, name="high_scores"),
     path("players/me/", game_views.my_stats, name="my_stats"),
-    path("players/<int:user_id>/", game_views.player_page, name="player"),
+    path("players/<uuid:public_id>/", game_views.player_page, name="player"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", game_views.healthz, name="healthz"),
     path("theme.css", account_views.theme_css, name="theme_css"),
