@@ -34,17 +34,11 @@ DISPLAY_NAME_LOOK_ALIKE = (
 DISPLAY_NAME_RESERVED = (
     "Names like “Player 123456” are kept for players without a name. Please choose another."
 )
-EMAIL_HELP = "Only used to send you a link if you forget your password."
-EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
-EMAIL_TAKEN = (
-    "An account with this e-mail address already exists. "
-    "Log in, or reset the password if you have forgotten it."
+EMAIL_HELP = (
+    "We send a link to confirm it before your trial games, "
+    "and one if you forget your password. Nothing else."
 )
-
-
-def email_in_use(email: str) -> bool:
-    """Whether an account already has this address, whatever the letter case."""
-    return User.objects.filter(email__iexact=email).exists()
+EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
 
 
 def validate_display_name(name: str) -> None:
@@ -109,10 +103,9 @@ class SignUpForm(UserCreationForm[User]):
         return name
 
     def clean_email(self) -> str:
-        email = BaseUserManager.normalize_email(self.cleaned_data["email"])
-        if email_in_use(email):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
+        # Whether another account has this address is not said here (the mail says it to the
+        # address's owner): sign-up must not tell a stranger who plays on this site.
+        return BaseUserManager.normalize_email(self.cleaned_data["email"])
 
 
 class DisplayNameForm(forms.ModelForm[User]):

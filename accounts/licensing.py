@@ -50,6 +50,14 @@ class TrialOver(LicenceError):
         super().__init__("Your five trial games are used. Enter a serial number to keep playing.")
 
 
+class EmailNotConfirmed(LicenceError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Confirm your e-mail address to play your trial games: open the link we sent you. "
+            "No mail? Ask for it again on your games page."
+        )
+
+
 class SerialRefused(LicenceError):
     def __init__(self, message: str, outcome: AttemptOutcome) -> None:
         super().__init__(message)
@@ -81,6 +89,7 @@ class Licence:
     registered_at: datetime | None
     last4: str
     trial_games_used: int
+    email_confirmed: bool = True
 
     trial_games: int = TRIAL_GAMES
 
@@ -93,8 +102,13 @@ class Licence:
         return max(0, TRIAL_GAMES - self.trial_games_used)
 
     @property
+    def needs_email_confirmation(self) -> bool:
+        """Trial games wait for a confirmed address; a registered account needs none."""
+        return not self.registered and not self.email_confirmed
+
+    @property
     def can_start_game(self) -> bool:
-        return self.registered or self.trial_games_left > 0
+        return self.registered or (self.trial_games_left > 0 and self.email_confirmed)
 
     @property
     def summary(self) -> str:
@@ -113,11 +127,16 @@ def licence_of(user: User) -> Licence:
         registered_at=serial.redeemed_at if serial else None,
         last4=serial.last4 if serial else "",
         trial_games_used=user.trial_games_used,
+        email_confirmed=user.email_confirmed,
     )
 
 
 def use_trial_game(*, user: User) -> bool:
-    """Count a game started by ``user``; ``TrialOver`` when a trial account has none left.
+    """Count a game started by ``user``; ``TrialOver`` when a trial account has none left,
+    ``EmailNotConfirmed`` when its owner has not yet opened the link mailed at sign-up.
+
+    Trial games need a confirmed address so they cannot be farmed with made-up ones; a bought
+    serial proves enough by itself.
 
     Returns whether a trial game was used (a registered account uses none). Call it inside the
     transaction that starts the game. The conditional UPDATE is atomic on every database, so
@@ -125,6 +144,8 @@ def use_trial_game(*, user: User) -> bool:
     """
     if live_serial(user) is not None:
         return False
+    if not user.email_confirmed:
+        raise EmailNotConfirmed()
     used = User.objects.filter(pk=user.pk, trial_games_used__lt=TRIAL_GAMES).update(
         trial_games_used=F("trial_games_used") + 1
     )

@@ -45,6 +45,10 @@ class User(AbstractUser):
     # The player's address on the site (/players/<public_id>/): random, so pages cannot be
     # walked by counting, and it says nothing about the login name.
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # Whether the owner opened the link mailed to ``email``: trial games need it (a serial
+    # does not), so free games cannot be farmed with made-up addresses.
+    email_confirmed = models.BooleanField("e-mail address confirmed", default=False)
+    confirmation_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     trial_games_used = models.PositiveSmallIntegerField(
         default=0, help_text=f"Games started while on trial (at most {TRIAL_GAMES})."
     )
@@ -60,9 +64,13 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         constraints = [
-            # The form says "taken" nicely; this holds the line against two sign-ups racing.
+            # One confirmed account per address, whatever the case: a password reset finds it.
+            # Unconfirmed accounts may share one, so sign-up never has to say an address is
+            # taken (its owner is told by e-mail instead, and a twin can never confirm).
             models.UniqueConstraint(
-                Lower("email"), condition=~Q(email=""), name="user_email_unique_ci"
+                Lower("email"),
+                condition=~Q(email="") & Q(email_confirmed=True),
+                name="user_confirmed_email_unique_ci",
             ),
             models.CheckConstraint(
                 condition=Q(trial_games_used__lte=TRIAL_GAMES), name="user_trial_games_at_most_5"
@@ -92,6 +100,24 @@ class User(AbstractUser):
         if update_fields is not None and "display_name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "display_name_key"}
         super().save(*args, **kwargs)
+
+
+class SignUp(models.Model):
+    """Every account made through the sign-up page, so sign-ups can be limited per address."""
+
+    user = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
+    client_ip = models.GenericIPAddressField()
+    client_network = models.CharField(max_length=64)  # accounts.client_ip.client_network
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["client_network", "created_at"], name="signup_network_time")
+        ]
+
+    def __str__(self) -> str:
+        return f"Sign-up from {self.client_ip} at {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class SerialBatch(models.Model):

@@ -196,6 +196,10 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     except licensing.TrialOver:
         # The serial page itself says the trial is used up and what to do.
         url = reverse("accounts:serial")
+    except licensing.EmailNotConfirmed as exc:
+        # The games page offers to send the link again.
+        messages.info(request, str(exc))
+        url = reverse("games:dashboard")
     else:
         url = reverse("games:play", kwargs={"game_id": game.pk})
     if request.htmx:

@@ -198,6 +198,9 @@ else:
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))
 SERIAL_ATTEMPTS_PER_ADDRESS = int(os.environ.get("SERIAL_ATTEMPTS_PER_ADDRESS", "20"))
+# Accounts one address (an IPv6 /64) may create in 24 hours: a household signs up, a script
+# farming trial games does not.
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "5"))
 # Where a trial player buys a serial ("How to get a serial number" links there); without one
 # the page says to ask the site's operator, at SITE_CONTACT_EMAIL when that is set.
 SERIAL_STORE_URL = os.environ.get("SERIAL_STORE_URL", "").strip()
