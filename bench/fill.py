@@ -194,7 +194,8 @@ class GameRows:
     GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "dice", "held",
             "rolls_used", "version", "created_at", "updated_at", "finished_at")  # fmt: skip
     SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "cards",
-            "yahtzee_bonuses", "yahtzees", "grand_total", "game_over", "used_trial_game")  # fmt: skip
+            "yahtzee_bonuses", "yahtzees", "grand_total", "game_over",
+            "used_trial_game")  # fmt: skip
     SCORE = ("id", "seat_id", "game_id", "kind", "player_kind", "user_id", "display_name",
              "grand_total", "upper_bonuses", "yahtzees", "yahtzee_bonuses",
              "finished_at")  # fmt: skip
