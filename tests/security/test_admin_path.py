@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import clear_url_caches, reverse
 from pytest_django import Settings
 
+from accounts.models import User
 from tests.test_settings import manage
 from yahtzee_site import urls
 
@@ -49,3 +50,14 @@ def test_the_setting_is_read_from_the_environment() -> None:
     )
 
     assert result.stdout.strip().splitlines()[-1] == "/backstage/", result.stderr
+
+
+def test_the_admin_shows_confirmation_public_id_and_sign_ups(
+    admin_client: Client, player: User
+) -> None:
+    page = admin_client.get(reverse("admin:accounts_user_change", args=[player.pk]))
+    sign_ups = admin_client.get(reverse("admin:accounts_signup_changelist"))
+
+    assert page.status_code == sign_ups.status_code == 200
+    assert str(player.public_id) in page.text
+    assert 'name="email_confirmed"' in page.text
