@@ -15,7 +15,9 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 	p=$$(command -v $$c 2>/dev/null) || continue; \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
 
-RUN_ENV := DEBUG=0 HTTPS=0 SECRET_KEY_FILE=var/secret_key SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
+# One machine, plain http on localhost: mail (activation, password reset) goes to the console.
+RUN_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY_FILE=var/secret_key \
+	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
 
 .PHONY: help run dev test test-postgres bench lint migrate strategy clean check-python
 
@@ -44,13 +46,14 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime
 
-# Secrets generated once, never committed (var/ is ignored).
+# Secrets generated once, never committed (var/ is ignored). var/ holds them and the database
+# (password hashes): its owner alone may enter it (settings and a connection hook keep it so).
 var/secret_key var/serial_hmac_key: | $(BIN)/python
-	mkdir -p var
+	install -d -m 0700 var
 	umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
 migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key
-	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	umask 077 && $(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 
 # The perfect-play table (var/strategy): computed in about a second, skipped when a valid one exists.
 strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key
@@ -59,10 +62,11 @@ strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key
 run: migrate strategy
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
-	$(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 		--access-logfile - --forwarded-allow-ips=""
 
 dev: $(VENV)/.runtime
+	install -d -m 0700 var
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -78,11 +82,11 @@ test-postgres: $(VENV)/.dev
 # timed next to a trivial page: on SQLite, then on PostgreSQL when one answers at BENCH_POSTGRES_URL.
 # Pages render as in production (DEBUG off), so they need the static files' manifest: the bench
 # collects its own, into a STATIC_ROOT of its own, and runs from a fresh clone.
-BENCH_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
+BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
 	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
 bench: $(VENV)/.dev
-	mkdir -p var
+	install -d -m 0700 var
 	$(BENCH_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py bench $(BENCH_ARGS)

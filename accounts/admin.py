@@ -10,19 +10,24 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
 from accounts import licensing
-from accounts.models import RedemptionAttempt, Serial, SerialBatch, User
+from accounts.models import RedemptionAttempt, Serial, SerialBatch, SignUp, User
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin[User]):
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
-        ("Profile and trial", {"fields": ("display_name", "trial_games_used")}),
+        (
+            "Profile and trial",
+            {"fields": ("display_name", "public_id", "email_confirmed", "trial_games_used")},
+        ),
     )
+    readonly_fields = ("public_id",)
     list_display = (
         "username",
         "display_name",
         "email",
+        "email_confirmed",
         "trial_games_used",
         "is_staff",
         "date_joined",
@@ -109,4 +114,19 @@ class RedemptionAttemptAdmin(admin.ModelAdmin[RedemptionAttempt]):
     def has_change_permission(
         self, request: HttpRequest, obj: RedemptionAttempt | None = None
     ) -> bool:
+        return False
+
+
+@admin.register(SignUp)
+class SignUpAdmin(admin.ModelAdmin[SignUp]):
+    """Sign-ups per address, as the daily limit counts them (read only)."""
+
+    list_display = ("created_at", "user", "client_ip", "client_network")
+    search_fields = ("client_ip", "client_network", "user__username")
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: SignUp | None = None) -> bool:
         return False

@@ -36,7 +36,12 @@ def client_ip(request: HttpRequest) -> str:
 
 
 def client_network(address: str) -> str:
-    """The block a per-address limit counts: the IPv4 address itself, or an IPv6 /64."""
+    """The block a per-address limit counts: the IPv4 address itself, or an IPv6 /64.
+
+    This is the one definition of "one client address" for every limit of the site (serial
+    look-ups, sign-ups, log-ins): one IPv6 client usually holds a whole /64 and could otherwise
+    rotate through it.
+    """
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -44,3 +49,10 @@ def client_network(address: str) -> str:
     if ip.version == 6 and ip.ipv4_mapped is None:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
+
+
+def client_address_key(request: HttpRequest) -> str:
+    """The client's address as the limits count it, written as an address (django-axes keeps it
+    in an IP address column): IPv4 as is, an IPv6 address as the first address of its /64."""
+    network = client_network(client_ip(request))
+    return network.removesuffix("/64")

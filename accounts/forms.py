@@ -18,6 +18,7 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 
+from accounts.display_names import is_reserved, skeleton
 from accounts.models import User
 
 DISPLAY_NAME_HELP = "Shown to other players and in the high scores. Up to 30 characters."
@@ -27,17 +28,17 @@ DISPLAY_NAME_INVISIBLE = (
     "no tabs, line breaks or invisible characters."
 )
 USERNAME_HELP = "You log in with it. Letters, digits and @ . + - _ only; up to 150 characters."
-EMAIL_HELP = "Only used to send you a link if you forget your password."
-EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
-EMAIL_TAKEN = (
-    "An account with this e-mail address already exists. "
-    "Log in, or reset the password if you have forgotten it."
+DISPLAY_NAME_LOOK_ALIKE = (
+    "Another player has this name, or one that looks just like it. Please choose another."
 )
-
-
-def email_in_use(email: str) -> bool:
-    """Whether an account already has this address, whatever the letter case."""
-    return User.objects.filter(email__iexact=email).exists()
+DISPLAY_NAME_RESERVED = (
+    "Names like “Player 123456” are kept for players without a name. Please choose another."
+)
+EMAIL_HELP = (
+    "We send a link to confirm it before your trial games, "
+    "and one if you forget your password. Nothing else."
+)
+EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
 
 
 def validate_display_name(name: str) -> None:
@@ -48,6 +49,24 @@ def validate_display_name(name: str) -> None:
     """
     if not name.isprintable():
         raise forms.ValidationError(DISPLAY_NAME_INVISIBLE, code="invisible")
+
+
+def check_display_name(name: str, *, owner: User | None = None) -> None:
+    """Refuse a name that would pass for another player's (letter case, Unicode look-alikes,
+    spacing) or for the neutral "Player 123456", so nobody can pose as a top-ten player.
+
+    ``owner`` may keep the name they have. The database's unique look-alike key holds the rule
+    against two requests racing; this gives the message.
+    """
+    if owner is not None and owner.pk is not None and name == owner.display_name:
+        return
+    if is_reserved(name):
+        raise forms.ValidationError(DISPLAY_NAME_RESERVED, code="reserved")
+    others = User.objects.filter(display_name_key=skeleton(name)[:255]).exclude(display_name_key="")
+    if owner is not None and owner.pk is not None:
+        others = others.exclude(pk=owner.pk)
+    if others.exists():
+        raise forms.ValidationError(DISPLAY_NAME_LOOK_ALIKE, code="look_alike")
 
 
 def describe_display_name(field: forms.Field) -> None:
@@ -78,11 +97,15 @@ class SignUpForm(UserCreationForm[User]):
         email.error_messages["required"] = EMAIL_REQUIRED
         email.widget.attrs["autocomplete"] = "email"
 
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        check_display_name(name)
+        return name
+
     def clean_email(self) -> str:
-        email = BaseUserManager.normalize_email(self.cleaned_data["email"])
-        if email_in_use(email):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
+        # Whether another account has this address is not said here (the mail says it to the
+        # address's owner): sign-up must not tell a stranger who plays on this site.
+        return BaseUserManager.normalize_email(self.cleaned_data["email"])
 
 
 class DisplayNameForm(forms.ModelForm[User]):
@@ -95,6 +118,11 @@ class DisplayNameForm(forms.ModelForm[User]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         describe_display_name(self.fields["display_name"])
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        check_display_name(name, owner=self.instance)  # still the saved name here
+        return name
 
 
 class ResetRequestForm(PasswordResetForm):

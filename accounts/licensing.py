@@ -2,8 +2,8 @@
 
 A trial account may start ``TRIAL_GAMES`` games; a serial registers it for good. Serials are
 stored only as an HMAC-SHA256 under ``settings.SERIAL_HMAC_KEY`` (its own key, so rotating
-``SECRET_KEY`` orphans nothing). Failed look-ups are limited per account and per client address
-in the database, so the limits hold across every worker and node.
+``SECRET_KEY`` orphans nothing). Failed look-ups are limited per account, and per client address
+for accounts that have failed, in the database, so the limits hold across every worker and node.
 """
 
 from __future__ import annotations
@@ -50,6 +50,14 @@ class TrialOver(LicenceError):
         super().__init__("Your five trial games are used. Enter a serial number to keep playing.")
 
 
+class EmailNotConfirmed(LicenceError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Confirm your e-mail address to play your trial games: open the link we sent you. "
+            "No mail? Ask for it again on your games page."
+        )
+
+
 class SerialRefused(LicenceError):
     def __init__(self, message: str, outcome: AttemptOutcome) -> None:
         super().__init__(message)
@@ -81,6 +89,7 @@ class Licence:
     registered_at: datetime | None
     last4: str
     trial_games_used: int
+    email_confirmed: bool = True
 
     trial_games: int = TRIAL_GAMES
 
@@ -93,8 +102,13 @@ class Licence:
         return max(0, TRIAL_GAMES - self.trial_games_used)
 
     @property
+    def needs_email_confirmation(self) -> bool:
+        """Trial games wait for a confirmed address; a registered account needs none."""
+        return not self.registered and not self.email_confirmed
+
+    @property
     def can_start_game(self) -> bool:
-        return self.registered or self.trial_games_left > 0
+        return self.registered or (self.trial_games_left > 0 and self.email_confirmed)
 
     @property
     def summary(self) -> str:
@@ -113,18 +127,27 @@ def licence_of(user: User) -> Licence:
         registered_at=serial.redeemed_at if serial else None,
         last4=serial.last4 if serial else "",
         trial_games_used=user.trial_games_used,
+        email_confirmed=user.email_confirmed,
     )
 
 
 def check_can_start(*, user: User) -> None:
-    """``TrialOver`` if ``user`` could not start a game now (nothing is used: a seat taken in a
-    game that starts later uses its trial game then, through ``use_trial_game``)."""
-    if not licence_of(user).can_start_game:
-        raise TrialOver()
+    """Raise as ``use_trial_game`` would if ``user`` started a game now, using nothing: a seat
+    taken in a game that starts later uses its trial game then."""
+    licence = licence_of(user)
+    if licence.can_start_game:
+        return
+    if licence.needs_email_confirmation:
+        raise EmailNotConfirmed()
+    raise TrialOver()
 
 
 def use_trial_game(*, user: User) -> bool:
-    """Count a game started by ``user``; ``TrialOver`` when a trial account has none left.
+    """Count a game started by ``user``; ``TrialOver`` when a trial account has none left,
+    ``EmailNotConfirmed`` when its owner has not yet opened the link mailed at sign-up.
+
+    Trial games need a confirmed address so they cannot be farmed with made-up ones; a bought
+    serial proves enough by itself.
 
     Returns whether a trial game was used (a registered account uses none). Call it inside the
     transaction that starts the game. The conditional UPDATE is atomic on every database, so
@@ -132,6 +155,8 @@ def use_trial_game(*, user: User) -> bool:
     """
     if live_serial(user) is not None:
         return False
+    if not user.email_confirmed:
+        raise EmailNotConfirmed()
     used = User.objects.filter(pk=user.pk, trial_games_used__lt=TRIAL_GAMES).update(
         trial_games_used=F("trial_games_used") + 1
     )
@@ -238,30 +263,48 @@ def _admit_attempt(*, user: User, client_ip: str) -> RedemptionAttempt:
 
 @transaction.atomic
 def _count_and_admit(*, user: User, client_ip: str) -> RedemptionAttempt | timedelta:
-    """A pending attempt when both limits allow one more, else how long until one does.
+    """A pending attempt when the limits allow one more, else how long until one does.
+
+    The account's own limit comes first. The address limit applies only to an account that has
+    itself failed within the hour: a buyer typing a good serial on the first try is never
+    refused because a neighbour behind the same address (a household, an office NAT, or the
+    whole site behind a proxy when ``TRUSTED_PROXY_COUNT`` is wrong) guessed badly. Guessing
+    stays useless: a serial has 95 random bits, each account gets at most one look-up at a
+    busy address, and accounts per address are limited at sign-up.
 
     Locking one row per throttle key (account, address) serialises concurrent attempts on the
-    same key on every database, so two racing requests cannot both take the last try.
+    same key on every database, so two racing requests cannot both take the last try; the
+    first request's pending attempt counts as a failure for the second, so a fresh account
+    cannot slip two look-ups past a busy address at once.
     """
     network = client_network(client_ip)
-    keys = {
-        f"user:{user.pk}": (Q(user=user), settings.SERIAL_ATTEMPTS_PER_ACCOUNT),
-        f"ip:{network}": (Q(client_network=network), settings.SERIAL_ATTEMPTS_PER_ADDRESS),
-    }
-    for key in sorted(keys):
+    user_key, address_key = f"user:{user.pk}", f"ip:{network}"
+    for key in sorted((user_key, address_key)):
         ThrottleKey.objects.get_or_create(key=key)
-    list(ThrottleKey.objects.select_for_update().filter(key__in=keys).order_by("key"))
+    list(
+        ThrottleKey.objects.select_for_update()
+        .filter(key__in=(user_key, address_key))
+        .order_by("key")
+    )
 
     now = timezone.now()
     recent = RedemptionAttempt.objects.filter(
         created_at__gt=now - ATTEMPT_WINDOW, outcome__in=COUNTED_OUTCOMES
     )
-    waits = []
-    for who, limit in keys.values():
+
+    def wait_for(who: Q, limit: int) -> timedelta | None:
         counted = recent.filter(who).order_by("created_at").values_list("created_at", flat=True)
         times = list(counted[:limit])
-        if len(times) >= limit:
-            waits.append(times[0] + ATTEMPT_WINDOW - now)
+        return times[0] + ATTEMPT_WINDOW - now if len(times) >= limit else None
+
+    own = wait_for(Q(user=user), settings.SERIAL_ATTEMPTS_PER_ACCOUNT)
+    has_failed = recent.filter(user=user).exists()
+    address = (
+        wait_for(Q(client_network=network), settings.SERIAL_ATTEMPTS_PER_ADDRESS)
+        if has_failed
+        else None
+    )
+    waits = [wait for wait in (own, address) if wait is not None]
     if waits:
         return max(waits)
     return _record(user, client_ip, AttemptOutcome.PENDING)

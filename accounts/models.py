@@ -6,12 +6,15 @@ kept only as a keyed hash (``accounts.licensing.serial_digest``) and their last 
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+
+from accounts.display_names import neutral_name, skeleton
 
 TRIAL_GAMES = 5
 
@@ -36,6 +39,16 @@ class User(AbstractUser):
         max_length=30,
         help_text="Shown to other players and in the high scores.",
     )
+    # What the display name looks like (``accounts.display_names.skeleton``): unique, so no
+    # player can pose as another with a look-alike. Empty for the neutral "Player 123456".
+    display_name_key = models.CharField(max_length=255, default="", editable=False)
+    # The player's address on the site (/players/<public_id>/): random, so pages cannot be
+    # walked by counting, and it says nothing about the login name.
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # Whether the owner opened the link mailed to ``email``: trial games need it (a serial
+    # does not), so free games cannot be farmed with made-up addresses.
+    email_confirmed = models.BooleanField("e-mail address confirmed", default=False)
+    confirmation_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     trial_games_used = models.PositiveSmallIntegerField(
         default=0, help_text=f"Games started while on trial (at most {TRIAL_GAMES})."
     )
@@ -51,12 +64,22 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         constraints = [
-            # The form says "taken" nicely; this holds the line against two sign-ups racing.
+            # One confirmed account per address, whatever the case: a password reset finds it.
+            # Unconfirmed accounts may share one, so sign-up never has to say an address is
+            # taken (its owner is told by e-mail instead, and a twin can never confirm).
             models.UniqueConstraint(
-                Lower("email"), condition=~Q(email=""), name="user_email_unique_ci"
+                Lower("email"),
+                condition=~Q(email="") & Q(email_confirmed=True),
+                name="user_confirmed_email_unique_ci",
             ),
             models.CheckConstraint(
                 condition=Q(trial_games_used__lte=TRIAL_GAMES), name="user_trial_games_at_most_5"
+            ),
+            # The forms say "too much like another player's name"; this holds against races.
+            models.UniqueConstraint(
+                fields=["display_name_key"],
+                condition=~Q(display_name_key=""),
+                name="user_display_name_lookalike_unique",
             ),
             models.CheckConstraint(
                 condition=Q(felt_color__regex=r"^#[0-9a-f]{6}$"), name="user_felt_color_hex"
@@ -64,12 +87,37 @@ class User(AbstractUser):
         ]
 
     def __str__(self) -> str:
-        return self.display_name or self.username
+        return self.display_name or neutral_name(self.public_id)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self.display_name:
-            self.display_name = self.username[:30]
+        # Never the login name in public: an account made without a display name (by
+        # createsuperuser, say) is called "Player 123456".
+        if not self.display_name.strip():
+            self.display_name = neutral_name(self.public_id)
+        neutral = self.display_name == neutral_name(self.public_id)
+        self.display_name_key = "" if neutral else skeleton(self.display_name)[:255]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_key"}
         super().save(*args, **kwargs)
+
+
+class SignUp(models.Model):
+    """Every account made through the sign-up page, so sign-ups can be limited per address."""
+
+    user = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
+    client_ip = models.GenericIPAddressField()
+    client_network = models.CharField(max_length=64)  # accounts.client_ip.client_network
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["client_network", "created_at"], name="signup_network_time")
+        ]
+
+    def __str__(self) -> str:
+        return f"Sign-up from {self.client_ip} at {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class SerialBatch(models.Model):

@@ -14,6 +14,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("confirm/<uidb64>/<token>/", views.confirm_email, name="confirm_email"),
+    path("confirm/again/", views.resend_confirmation, name="resend_confirmation"),
     path(
         "login/",
         auth_views.LoginView.as_view(

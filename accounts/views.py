@@ -11,32 +11,94 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.cache import cache_control
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import licensing, serials
+from accounts import licensing, serials, signups
 from accounts.client_ip import client_ip
-from accounts.forms import DisplayNameForm, OptionsForm, SerialForm, SignUpForm
+from accounts.forms import (
+    DISPLAY_NAME_LOOK_ALIKE,
+    DisplayNameForm,
+    OptionsForm,
+    SerialForm,
+    SignUpForm,
+)
 from accounts.http import AuthedRequest, HtmxRequest
-from accounts.models import TRIAL_GAMES
+from accounts.models import TRIAL_GAMES, User
 
 
 @require_http_methods(["GET", "POST"])
 @sensitive_post_parameters("password1", "password2")
 def signup(request: HtmxRequest) -> HttpResponse:
-    """Create an account, log its owner in and send them to their games."""
+    """Create an account, log its owner in and send them to their games.
+
+    The answer is the same whether or not the e-mail address already has an account (the mail
+    tells its owner), so the page cannot be used to find out who plays here.
+    """
     if request.user.is_authenticated:
         return redirect("games:dashboard")
     form = SignUpForm(request.POST if request.method == "POST" else None)
+    status = 200
     if form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.display_name}! Your account is ready.")
-        return redirect("games:dashboard")
-    return render(request, "accounts/signup.html", {"form": form})
+        try:
+            user = signups.create_account(
+                username=form.cleaned_data["username"],
+                display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                client_ip=client_ip(request),
+                site_url=request.build_absolute_uri("/"),
+            )
+        except signups.TooManySignUps as exc:
+            form.add_error(None, str(exc))
+            status = 429
+        except IntegrityError:
+            # The username or a look-alike name was taken an instant ago: the form now says so.
+            form = SignUpForm(request.POST)
+            form.is_valid()
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                f"Welcome, {user.display_name}! Your account is ready. We have sent a link to "
+                f"{user.email}: open it to play your {TRIAL_GAMES} trial games.",
+            )
+            return redirect("games:dashboard")
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+@require_GET
+def confirm_email(request: HtmxRequest, uidb64: str, token: str) -> HttpResponse:
+    """The link mailed at sign-up: it confirms the address, logged in or not."""
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError):
+        pk = 0
+    user = User.objects.filter(pk=pk).first()
+    try:
+        signups.confirm_email(user=user, token=token)
+    except signups.SignUpError as exc:
+        context = {"confirmed": False, "problem": str(exc)}
+        return render(request, "accounts/confirm_email.html", context, status=400)
+    return render(request, "accounts/confirm_email.html", {"confirmed": True})
+
+
+@require_POST
+@login_required
+def resend_confirmation(request: AuthedRequest) -> HttpResponse:
+    """Mail the confirmation link again (at most every few minutes)."""
+    try:
+        signups.send_confirmation(user=request.user, site_url=request.build_absolute_uri("/"))
+    except signups.ResentTooSoon as exc:
+        messages.warning(request, str(exc))
+    else:
+        messages.success(request, f"We have sent the link again to {request.user.email}.")
+    return redirect("games:dashboard")
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,9 +108,15 @@ def account(request: AuthedRequest) -> HttpResponse:
     user = request.user
     form = DisplayNameForm(request.POST if request.method == "POST" else None, instance=user)
     if form.is_valid():
-        form.save()
-        messages.success(request, f"Your display name is now {user.display_name}.")
-        return redirect("accounts:account")
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:  # a look-alike taken by another player an instant ago
+            user.refresh_from_db()
+            form.add_error("display_name", DISPLAY_NAME_LOOK_ALIKE)
+        else:
+            messages.success(request, f"Your display name is now {user.display_name}.")
+            return redirect("accounts:account")
     context = {"form": form, "licence": licensing.licence_of(user)}
     return render(request, "accounts/account.html", context)
 

@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -151,6 +152,11 @@ def in_process_pages(dataset: Dataset) -> list[Page]:
     def stats(user_id: int) -> Callable[[], object]:
         return lambda: selectors.player_stats(user_id=user_id, kind=classic)
 
+    def page_of(user_id: int) -> str:
+        """A player's page, at the random public id the site links to."""
+        public_id = User.objects.values_list("public_id", flat=True).get(pk=user_id)
+        return reverse("player", kwargs={"public_id": public_id})
+
     week, month, ever = HighScorePeriod.WEEK, HighScorePeriod.MONTH, HighScorePeriod.ALL_TIME
     return [
         Page(TRIVIAL, "Trivial page (home)", "/", anonymous),
@@ -163,9 +169,9 @@ def in_process_pages(dataset: Dataset) -> list[Page]:
         Page("top10_all_member", "Top ten, logged in", "/scores/", member, viewer.pk, False,
              top(ever, viewer)),
         Page("player_typical", f"Stats, {typical.classic_games} games",
-             f"/players/{typical.id}/", anonymous, data=stats(typical.id)),
+             page_of(typical.id), anonymous, data=stats(typical.id)),
         Page("player_heaviest", f"Stats, {heaviest.classic_games} games",
-             f"/players/{heaviest.id}/", anonymous, data=stats(heaviest.id)),
+             page_of(heaviest.id), anonymous, data=stats(heaviest.id)),
     ]  # fmt: skip
 
 

@@ -6,6 +6,7 @@ Presenters make no query: they are handed everything they show.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -387,12 +388,13 @@ def high_scores_context(top: selectors.TopTen) -> dict[str, Any]:
             for value, label in options
         ]
 
-    player_url = reverse("player", kwargs={"user_id": 0}).removesuffix("0/")
+    blank = uuid.UUID(int=0)
+    player_url = reverse("player", kwargs={"public_id": blank}).removesuffix(f"{blank}/")
     rows = [
         {
             "rank": row.rank,
             "name": row.display_name,
-            "href": f"{player_url}{row.user_id}/" if row.user_id else "",
+            "href": f"{player_url}{row.player_id}/" if row.player_id else "",
             "total": row.grand_total,
             "date": f"{row.finished_at:%-d %b %y}",
             "iso": row.finished_at.isoformat(),

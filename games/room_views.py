@@ -86,7 +86,7 @@ def _room_or_game(request: AuthedRequest, game_id: int) -> HttpResponse:
 def start(request: AuthedRequest, game_id: int) -> HttpResponse:
     try:
         services.begin_game(game_id=game_id, user=request.user)
-    except (GameError, licensing.TrialOver) as exc:
+    except (GameError, licensing.LicenceError) as exc:
         status = 403 if isinstance(exc, NotYourTurn) else 409
         return render_room(request, _seated(game_id, request.user), message=str(exc), status=status)
     return _room_or_game(request, game_id)
@@ -120,6 +120,9 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         try:
             services.join_game(token=token, user=request.user)
+        except licensing.EmailNotConfirmed as exc:
+            messages.info(request, str(exc))
+            return redirect("games:dashboard")
         except licensing.TrialOver:
             messages.info(
                 request,

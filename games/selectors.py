@@ -12,9 +12,11 @@ import statistics
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db.models import (
     Count,
+    F,
     IntegerField,
     Max,
     OuterRef,
@@ -293,6 +295,7 @@ class TopTenRow:
     rank: int
     display_name: str
     user_id: int | None
+    player_id: UUID | None  # the player's public id, for the link to their page
     grand_total: int
     finished_at: datetime
     yahtzees: int
@@ -323,8 +326,15 @@ def top_ten(
     """
     now = now or timezone.now()
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    values = ranked(kind=kind, player_kind=player_kind, period=period, now=now).values(
-        "display_name", "user_id", "grand_total", "finished_at", "yahtzees"
+    values = ranked(
+        kind=kind, player_kind=player_kind, period=period, now=now
+    ).values(
+        "display_name",
+        "user_id",
+        "grand_total",
+        "finished_at",
+        "yahtzees",
+        player_id=F("user__public_id"),  # joined for the ten rows only, by primary key
     )[:TOP]
     rows = [
         TopTenRow(rank=i, mine=viewer_id is not None and row["user_id"] == viewer_id, **row)

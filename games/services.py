@@ -100,7 +100,7 @@ def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
         raise BadGuests(f"At most {MAX_GUESTS} more players can sit at your screen.")
     if any(len(name) > NAME_LENGTH for name in names):
         raise BadGuests(f"A player's name can be at most {NAME_LENGTH} characters.")
-    taken = {(owner.display_name or owner.username).casefold()}
+    taken = {str(owner).casefold()}
     for name in names:
         if name.casefold() in taken:
             raise BadGuests(f"Two players are called “{name}”: give each their own name.")
@@ -120,7 +120,7 @@ def start_game(*, owner: User, kind: str = rules.CLASSIC.key, guests: Sequence[s
     used_trial_game = licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
 
-    host = owner.display_name or owner.username
+    host = str(owner)
     Seat.objects.bulk_create(
         [
             _new_seat(game, 0, host, user=owner, used_trial_game=used_trial_game),
@@ -172,7 +172,7 @@ def open_game(
     game = Game.objects.create(owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING)
     Seat.objects.bulk_create(
         [
-            _new_seat(game, 0, owner.display_name or owner.username, user=owner),
+            _new_seat(game, 0, str(owner), user=owner),
             *(
                 _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
                 for position, name in enumerate(names, start=1)
@@ -216,7 +216,7 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("Someone else has taken this seat.")
     licensing.check_can_start(user=user)
     last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
-    seat = _new_seat(game, last[0] + 1, user.display_name or user.username, user=user)
+    seat = _new_seat(game, last[0] + 1, str(user), user=user)
     seat.save()
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
@@ -269,7 +269,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
         if seat.user is not None:
             try:
                 seat.used_trial_game = licensing.use_trial_game(user=seat.user)
-            except licensing.TrialOver:
+            except licensing.LicenceError:
                 if seat.user_id == game.owner_id:
                     raise
                 seat.delete()

@@ -8,6 +8,7 @@ Views stay thin: parse the form, call one service, render the whole page or, for
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, cast
@@ -16,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
     HttpRequest,
@@ -24,7 +26,7 @@ from django.http import (
     HttpResponseNotModified,
     HttpResponseRedirect,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -38,7 +40,7 @@ from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
 from games import charts, live, room_views, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind
+from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import game_context, high_scores_context, home_preview
 from games.selectors import SeatedGame
 
@@ -229,6 +231,10 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     except licensing.TrialOver:
         # The serial page itself says the trial is used up and what to do.
         url = reverse("accounts:serial")
+    except licensing.EmailNotConfirmed as exc:
+        # The games page offers to send the link again.
+        messages.info(request, str(exc))
+        url = reverse("games:dashboard")
     else:
         url = reverse("games:play", kwargs={"game_id": game.pk})
     if request.htmx:
@@ -417,9 +423,24 @@ def high_scores(request: HtmxRequest) -> HttpResponse:
 
 
 @require_GET
-def player_page(request: HtmxRequest, user_id: int) -> HttpResponse:
-    """A player's statistics: everything for themselves, a public summary for others."""
-    player = get_object_or_404(User.objects.only("id", "display_name", "date_joined"), pk=user_id)
+def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
+    """A player's statistics: everything for themselves, a public summary for others.
+
+    Others see a page only for someone who has finished a game: an account is not announced
+    by having signed up, and the address is the random ``public_id``, never the row's id.
+    """
+    player = (
+        User.objects.annotate(
+            has_finished=Exists(
+                Score.objects.filter(user=OuterRef("pk"), player_kind=PlayerKind.HUMAN)
+            )
+        )
+        .only("id", "public_id", "display_name", "date_joined")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if player is None or not (player.has_finished or player.pk == request.user.pk):
+        raise Http404("No such player.")
     kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     own = request.user.is_authenticated and request.user.pk == player.pk
 
@@ -452,7 +473,7 @@ def player_page(request: HtmxRequest, user_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def my_stats(request: AuthedRequest) -> HttpResponse:
-    return redirect("player", user_id=request.user.pk)
+    return redirect("player", public_id=request.user.public_id)
 
 
 @require_GET

@@ -29,10 +29,12 @@ _numbers: Iterator[int] = itertools.count(1)
 
 
 def make_user(username: str | None = None, **fields: Any) -> User:
-    """A player with unique name and e-mail; any field can be given, the password is PASSWORD."""
+    """A player with unique name and confirmed e-mail; any field can be given, the password is
+    PASSWORD."""
     username = username or f"player{next(_numbers)}"
     fields.setdefault("display_name", username.title())
     fields.setdefault("email", f"{username}@example.com")
+    fields.setdefault("email_confirmed", True)  # as after opening the link mailed at sign-up
     password = fields.pop("password", PASSWORD)
     return User.objects.create_user(username=username, password=password, **fields)
 

@@ -23,6 +23,19 @@ VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 STRATEGY_DIR = Path(os.environ.get("STRATEGY_DIR", VAR_DIR / "strategy"))
 
 
+def private_dir(path: Path, *, ours: bool) -> None:
+    """Make ``path`` (it holds the database and the keys) readable by its owner only.
+
+    A directory the site creates is made 0700; an existing one is tightened only when it is the
+    site's own (``ours``), never a shared directory some VAR_DIR or SQLITE_PATH points into.
+    """
+    if not path.exists():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        ours = True
+    if ours:
+        path.chmod(0o700)
+
+
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -110,6 +123,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Logs once when TRUSTED_PROXY_COUNT contradicts the headers requests arrive with.
+    "accounts.middleware.ProxyHeadersCheck",
     "django.middleware.security.SecurityMiddleware",
     # HTML goes out compressed (static files come precompressed from WhiteNoise). Compression
     # next to secrets invites BREACH; here the only secret in a page is the CSRF token, which
@@ -167,7 +182,7 @@ if database_url := os.environ.get("DATABASE_URL", "").strip():
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
 else:
-    SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(SQLITE_PATH.parent, ours=SQLITE_PATH.parent == BASE_DIR / "var")
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -194,12 +209,21 @@ GAME_VERSIONS_IN_CACHE = bool(redis_url)
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))
 SERIAL_ATTEMPTS_PER_ADDRESS = int(os.environ.get("SERIAL_ATTEMPTS_PER_ADDRESS", "20"))
+# Accounts one address (an IPv6 /64) may create in 24 hours: a household signs up, a script
+# farming trial games does not.
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "5"))
 # Where a trial player buys a serial ("How to get a serial number" links there); without one
 # the page says to ask the site's operator, at SITE_CONTACT_EMAIL when that is set.
 SERIAL_STORE_URL = os.environ.get("SERIAL_STORE_URL", "").strip()
 SITE_CONTACT_EMAIL = os.environ.get("SITE_CONTACT_EMAIL", "").strip()
 # How many reverse proxies in front of the site append to X-Forwarded-For; 0 trusts none of it.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+# Where the admin answers. The default stays admin/: a path in a public repository is no
+# secret, and the admin's log-in is guarded like every other (django-axes, strong passwords);
+# an operator may still move it to keep scanners out of the logs.
+ADMIN_PATH = os.environ.get("ADMIN_PATH", "admin/").strip().strip("/") + "/"
+if ADMIN_PATH == "/":
+    raise ImproperlyConfigured("ADMIN_PATH must not be empty: the front page lives at /.")
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
@@ -214,7 +238,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+# A whole IPv6 /64 counts as one address, as for the serial and sign-up limits.
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_address_key"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
 AUTH_PASSWORD_VALIDATORS = [
@@ -224,7 +249,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# --- E-mail: console by default; SMTP when EMAIL_HOST is set. ---
+# --- E-mail: SMTP when EMAIL_HOST is set; the console only in development or when allowed. ---
+# The site mails activation and password-reset links: in production without SMTP they would go
+# nowhere, so it refuses to start unless EMAIL_CONSOLE_OK says the console is meant.
+EMAIL_CONSOLE_OK = env_bool("EMAIL_CONSOLE_OK", False)
 if email_host := os.environ.get("EMAIL_HOST", "").strip():
     MAILERS = {
         "default": {
@@ -239,7 +267,15 @@ if email_host := os.environ.get("EMAIL_HOST", "").strip():
         }
     }
 else:
+    if not DEBUG and not EMAIL_CONSOLE_OK:
+        raise ImproperlyConfigured(
+            "EMAIL_HOST must be set when DEBUG is off: the site mails activation and "
+            "password-reset links. To have them written to the console instead (a trial run "
+            "on one machine, as `make run` does), set EMAIL_CONSOLE_OK=1."
+        )
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+# The console was asked for explicitly: Django's deploy check against it has been answered.
+SILENCED_SYSTEM_CHECKS = ["mail.E001"] if EMAIL_CONSOLE_OK else []
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yahtzee <noreply@localhost>")
 
 LANGUAGE_CODE = "en-us"

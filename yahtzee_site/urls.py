@@ -1,5 +1,6 @@
 """The site's URLs: the front page, the apps, and the admin."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -13,8 +14,8 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("scores/", game_views.high_scores, name="high_scores"),
     path("players/me/", game_views.my_stats, name="my_stats"),
-    path("players/<int:user_id>/", game_views.player_page, name="player"),
-    path("admin/", admin.site.urls),
+    path("players/<uuid:public_id>/", game_views.player_page, name="player"),
+    path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", game_views.healthz, name="healthz"),
     path("theme.css", account_views.theme_css, name="theme_css"),
     path("help/", game_views.help_page, name="help"),

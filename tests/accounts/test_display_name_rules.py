@@ -1,12 +1,18 @@
-"""Whatever a player types, a display name the form accepts is one others can read."""
+"""Whatever a player types, a display name the form accepts is one others can read.
+
+The form looks the name up among other players' (look-alikes are refused), hence the database.
+"""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.forms import DisplayNameForm
 from accounts.models import User
+
+pytestmark = pytest.mark.django_db
 
 
 @given(st.text(max_size=40))

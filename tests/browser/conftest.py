@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core import mail
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Response, expect
 
 HERE = Path(__file__).resolve().parent
@@ -224,7 +225,11 @@ def assert_assets_loaded(page: Page, *, first_page: bool = True) -> None:
     assert any(name.startswith("django_htmx/htmx") for name in loaded), statics
 
 
-def sign_up(page: Page, site: str, username: str, display_name: str) -> None:
+def sign_up(
+    page: Page, site: str, username: str, display_name: str, *, confirm: bool = True
+) -> None:
+    """Sign up through the form; then, unless ``confirm`` is off, open the link mailed to the
+    new address (trial games wait for it) and come back to the games page."""
     page.goto(f"{site}/accounts/signup/")
     page.fill("#id_username", username)
     page.fill("#id_display_name", display_name)
@@ -234,6 +239,23 @@ def sign_up(page: Page, site: str, username: str, display_name: str) -> None:
     page.get_by_role("button", name="Sign up").click()
     expect(page).to_have_url(f"{site}/play/")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Hello, {display_name}")
+    if confirm:
+        confirm_email(page, site, f"{username}@example.com")
+        page.goto(f"{site}/play/")
+
+
+def confirm_email(page: Page, site: str, address: str) -> None:
+    """Open the confirmation link mailed to ``address``, as its owner would from the inbox.
+
+    The tests' mailer keeps mail in ``django.core.mail.outbox``, in this process, where the
+    live server runs too.
+    """
+    sent = [m for m in getattr(mail, "outbox", []) if address in m.to]
+    links = [re.search(r"https?://[^/\s]+(/accounts/confirm/\S+/)", m.body) for m in sent]
+    found = [link.group(1) for link in links if link]
+    assert found, f"no confirmation link was mailed to {address}"
+    page.goto(site + found[-1])
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your e-mail address is confirmed")
 
 
 def make_player(username: str, display_name: str) -> Any:

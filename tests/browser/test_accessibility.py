@@ -501,7 +501,7 @@ def test_visitor_pages_pass_axe(page: Page, site: str, problems: BrowserProblems
         ("login", "/accounts/login/"),
         ("password-reset", "/accounts/password/reset/"),
         ("high-scores", "/scores/"),
-        ("player", f"/players/{ada.pk}/"),
+        ("player", f"/players/{ada.public_id}/"),
         ("help", "/help/"),
     ]:
         page.goto(site + path)

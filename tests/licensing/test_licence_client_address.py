@@ -146,6 +146,7 @@ def test_a_spoofed_header_does_not_escape_the_address_limit(
         for i in range(4):
             assert spoofing(client, i, f"192.0.{n}.{i}").status_code == 400
     (newcomer,) = accounts_at(1, REAL_CLIENT)
+    assert spoofing(newcomer, 98, "192.0.2.199").status_code == 400  # its one free look-up
 
     response = spoofing(newcomer, 99, "192.0.2.200")
 
@@ -172,6 +173,7 @@ def test_behind_a_trusted_proxy_a_spoofed_left_entry_does_not_escape_the_limit(
             response = spoofing(client, i, f"192.0.{n}.{i}, {REAL_CLIENT}")
             assert response.status_code == 400
     (newcomer,) = accounts_at(1, PROXY)
+    assert spoofing(newcomer, 98, f"192.0.2.199, {REAL_CLIENT}").status_code == 400
 
     response = spoofing(newcomer, 99, f"192.0.2.200, {REAL_CLIENT}")
 

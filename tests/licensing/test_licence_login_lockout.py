@@ -129,3 +129,29 @@ def test_behind_a_trusted_proxy_each_client_is_locked_out_on_its_own(
     )
 
     assert response.status_code == 302
+
+
+def test_wrong_passwords_from_across_one_ipv6_64_lock_the_whole_block(player: User) -> None:
+    """Each try from another address of the same /64 (a client rotating through its block)."""
+    for i in range(1, 31):
+        log_in("wrong password", address=f"2001:db8:1:2::{i:x}")
+
+    response = log_in(PASSWORD, address="2001:db8:1:2:ffff:ffff:ffff:ffff")
+
+    assert response.status_code == 429
+
+
+def test_a_neighbouring_ipv6_64_is_not_locked_with_it(player: User) -> None:
+    five_wrong_passwords(address="2001:db8:1:2::1")
+
+    response = log_in(PASSWORD, address="2001:db8:1:3::1")
+
+    assert response.status_code == 302
+
+
+def test_an_ipv4_address_still_counts_on_its_own(player: User) -> None:
+    five_wrong_passwords(address="203.0.113.7")
+
+    response = log_in(PASSWORD, address="203.0.113.8")
+
+    assert response.status_code == 302

@@ -17,7 +17,14 @@ from accounts import licensing, serials
 from accounts.client_ip import client_network
 from accounts.models import TRIAL_GAMES, AttemptOutcome, RedemptionAttempt, Serial, User
 from games.models import Game
-from tests.licensing.licensing_support import ADDRESS, KNOWN, NEW_GAME_URL, SERIAL_URL, run_together
+from tests.licensing.licensing_support import (
+    ADDRESS,
+    KNOWN,
+    NEW_GAME_URL,
+    SERIAL_URL,
+    run_together,
+    serial_from,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,3 +136,30 @@ def test_parallel_posts_to_the_serial_page_register_the_account_once(
         AttemptOutcome.ALREADY_YOURS,
         AttemptOutcome.REGISTERED,
     ]
+
+
+def test_a_fresh_account_at_a_busy_address_gets_one_look_up_however_fast_it_asks(
+    make_user: Callable[..., User],
+) -> None:
+    """Its first look-up is free of the address limit; the racing ones see it pending."""
+    when = timezone.now() - timedelta(minutes=5)
+    RedemptionAttempt.objects.bulk_create(
+        RedemptionAttempt(
+            user=make_user(),
+            client_ip=ADDRESS,
+            client_network=client_network(ADDRESS),
+            outcome=AttemptOutcome.UNKNOWN,
+            created_at=when,
+        )
+        for _ in range(20)
+    )
+    newcomer = make_user()
+
+    results = run_together(
+        6,
+        lambda i: licensing.redeem_serial(
+            user=newcomer, text=serials.display(serial_from(f"{i:019d}")), client_ip=ADDRESS
+        ),
+    )
+
+    assert outcomes(results) == ["SerialRefused"] + ["TooManyAttempts"] * 5, results

@@ -102,7 +102,7 @@ def test_a_players_own_page_shows_everything(client, player, finished):
 def test_the_public_page_shows_no_private_data(client, player, finished):
     finished(player, 210)
 
-    response = client.get(reverse("player", kwargs={"user_id": player.pk}))
+    response = client.get(reverse("player", kwargs={"public_id": player.public_id}))
 
     assert response.status_code == 200
     assert "Alice" in response.text
@@ -112,7 +112,9 @@ def test_the_public_page_shows_no_private_data(client, player, finished):
 
 
 def test_an_unknown_player_is_404(client, db):
-    assert client.get(reverse("player", kwargs={"user_id": 999})).status_code == 404
+    unknown = "00000000-0000-4000-8000-000000000000"
+
+    assert client.get(reverse("player", kwargs={"public_id": unknown})).status_code == 404
 
 
 def test_the_game_over_panel_announces_a_new_high_score(client, player, roll, fill_card):
@@ -137,7 +139,7 @@ def test_a_public_record_is_kept_until_the_player_finishes_another_game(
     client, player, finished, django_assert_num_queries
 ):
     finished(player, 210)
-    url = reverse("player", kwargs={"user_id": player.pk})
+    url = reverse("player", kwargs={"public_id": player.public_id})
     client.get(url)
 
     with django_assert_num_queries(2):  # the player, their newest score: the record is kept
