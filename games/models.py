@@ -114,6 +114,8 @@ class Seat(models.Model):
     used_trial_game = models.BooleanField(default=False)
     # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
     yahtzees = models.PositiveSmallIntegerField(default=0)
+    # Hints asked for in this game: a score played with hints is marked as such.
+    hints = models.PositiveSmallIntegerField(default=0)
     # Stored when the game finishes, so high scores never recompute cards.
     grand_total = models.IntegerField(null=True, blank=True)
 
@@ -246,6 +248,7 @@ class Score(models.Model):
     upper_bonuses = models.PositiveSmallIntegerField(default=0)
     yahtzees = models.PositiveSmallIntegerField(default=0)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
+    hints = models.PositiveSmallIntegerField(default=0)
     finished_at = models.DateTimeField()
     # Where the game stood in the high scores when it finished ("New high score — #3 ...").
     high_score_rank = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from accounts.models import User
-from games import rules, selectors
+from games import rules, selectors, strategy
 from games.models import (
     KIND_CHOICES,
     Game,
@@ -36,7 +36,7 @@ LIMITS = {
 """The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
 
 
-GAME_ACTIONS = ("play", "roll", "hold", "score", "abandon_page")
+GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "abandon_page")
 _ANY_ID = 123456789
 
 
@@ -258,6 +258,25 @@ def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str]
     }
 
 
+def hint_context(hint: strategy.Hint, *, columns: int) -> dict[str, Any]:
+    """A hint as the tray shows it: the sentence, and each option with what applies it (the
+    dice to hold, or the box to score)."""
+    options = []
+    for option in hint.options:
+        action = option.action
+        entry: dict[str, Any] = {
+            "description": option.description,
+            "expected": f"{option.expected:.1f}",
+        }
+        if isinstance(action, strategy.RollDice):
+            entry["held"] = ",".join("1" if kept else "0" for kept in action.held)
+        else:
+            suffix = f":{action.column}" if columns > 1 else ""
+            entry["box"] = f"{action.box.value}{suffix}"
+        options.append(entry)
+    return {"sentence": hint.explanation, "options": options, "exact": hint.exact}
+
+
 def game_context(
     seated: SeatedGame,
     *,
@@ -266,6 +285,7 @@ def game_context(
     moves: Sequence[Move] = (),
     message: str = "",
     confirm: dict[str, Any] | None = None,
+    hint: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the game page shows, for ``viewer``; ``high_scores`` as
     ``selectors.high_score_entries`` gives them for a finished game, ``moves`` the latest
@@ -299,6 +319,7 @@ def game_context(
         "dice": _dice(turn),
         "can_roll": on_turn and rules.can_roll(turn),
         "can_hold": on_turn and turn.has_rolled and turn.rolls_left > 0,
+        "can_hint": on_turn and turn.has_rolled,
         "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),
         "multi_column": kind.columns > 1,
@@ -335,6 +356,8 @@ def game_context(
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
+        "hint": hint,
+        "hints_used": seat.hints,
         "announcement": " ".join(
             part
             for part in (
@@ -399,6 +422,7 @@ def high_scores_context(top: selectors.TopTen) -> dict[str, Any]:
             "date": f"{row.finished_at:%-d %b %y}",
             "iso": row.finished_at.isoformat(),
             "yahtzees": row.yahtzees,
+            "hints": row.hints,
             "mine": row.mine,
         }
         for row in top.rows

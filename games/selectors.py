@@ -299,6 +299,7 @@ class TopTenRow:
     grand_total: int
     finished_at: datetime
     yahtzees: int
+    hints: int
     mine: bool
 
 
@@ -334,6 +335,7 @@ def top_ten(
         "grand_total",
         "finished_at",
         "yahtzees",
+        "hints",
         player_id=F("user__public_id"),  # joined for the ten rows only, by primary key
     )[:TOP]
     rows = [

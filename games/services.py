@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import live, rules, selectors
+from games import advice, live, rules, selectors, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import (
     Game,
@@ -283,6 +283,27 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
 
 
 @transaction.atomic
+def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
+    """The best move for the dice on the table, and the next ones, for the player on turn.
+
+    The hint is counted on the seat: a score played with hints is marked so in the high
+    scores. It changes nothing else, so the game's version stays as it is.
+    """
+    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    seat = _check_turn(seated, user=user, version=version)
+    turn = seated.game.turn()
+    if not turn.has_rolled:
+        raise rules.IllegalMove("Roll first: a hint weighs the dice on the table.")
+    players = len(seated.seats)
+    found = advice.advisor().hint(
+        seat.sheet(seated.game.rules_kind), turn, players=players, alternatives=2
+    )
+    seat.hints += 1
+    seat.save(update_fields=["hints"])
+    return seated, found
+
+
+@transaction.atomic
 def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
     """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
@@ -383,6 +404,7 @@ def _record_scores(seated: SeatedGame) -> None:
             upper_bonuses=sum(1 for card in seat.cards if rules.totals(card)["upper_bonus"]),
             yahtzees=seat.yahtzees,
             yahtzee_bonuses=seat.yahtzee_bonuses,
+            hints=seat.hints,
             finished_at=game.finished_at,
         )
         for seat in seated.seats

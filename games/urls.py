@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:game_id>/", views.game_page, name="play"),
     path("<int:game_id>/hold/", views.hold, name="hold"),
     path("<int:game_id>/roll/", views.roll, name="roll"),
+    path("<int:game_id>/hint/", views.hint, name="hint"),
     path("<int:game_id>/score/", views.score, name="score"),
     path("<int:game_id>/abandon/", views.abandon_page, name="abandon_page"),
     path("<int:game_id>/abandon/confirm/", views.abandon, name="abandon"),

@@ -41,7 +41,13 @@ from accounts.models import TRIAL_GAMES, User
 from games import charts, live, room_views, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
-from games.presenters import game_context, high_scores_context, home_preview
+from games.presenters import (
+    game_context,
+    game_urls,
+    high_scores_context,
+    hint_context,
+    home_preview,
+)
 from games.selectors import SeatedGame
 
 
@@ -103,6 +109,7 @@ def render_game(
     *,
     message: str = "",
     confirm: dict[str, Any] | None = None,
+    hint: dict[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = game_context(
@@ -112,6 +119,7 @@ def render_game(
         moves=selectors.recent_moves(seated.game),
         message=message,
         confirm=confirm,
+        hint=hint,
     )
     template = "games/play.html#game" if request.htmx else "games/play.html"
     response = render(request, template, context, status=status)
@@ -302,6 +310,19 @@ def _revalidate_always(response: HttpResponseBase) -> None:
 
 
 # --- Actions ---------------------------------------------------------------------------------
+
+
+@game_action
+def hint(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    seated, found = services.take_hint(
+        game_id=game_id, user=request.user, version=_version(request)
+    )
+    shown = hint_context(found, columns=seated.game.rules_kind.columns)
+    if request.htmx:
+        # Only the hint panel: the rest of the game has not changed.
+        context = {"hint": shown, "urls": game_urls(game_id)}
+        return render(request, "games/play.html#hint_panel", context)
+    return render_game(request, seated, hint=shown)
 
 
 @game_action

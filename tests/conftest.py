@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, Score
+from games.strategy import Convention, StrategyTable, ensure_table
 from tests import factories
 
 DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client"}
@@ -105,3 +107,24 @@ def next_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., factories.Script
         return dice
 
     return script
+
+
+# --- The perfect-play table, built once per test session (about a second) and shared --------
+
+
+@pytest.fixture(scope="session")
+def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("strategy")
+
+
+@pytest.fixture(scope="session")
+def table(strategy_dir: Path) -> StrategyTable:
+    """The forced-Joker table of RULES.md, stored and memory-mapped as a server would use it."""
+    return ensure_table(strategy_dir, Convention.FORCED).table
+
+
+@pytest.fixture
+def strategy_ready(settings: Any, strategy_dir: Path, table: StrategyTable) -> Path:
+    """The site reads the session's table (hints, computer players)."""
+    settings.STRATEGY_DIR = strategy_dir
+    return strategy_dir

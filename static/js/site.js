@@ -14,6 +14,8 @@
     return target.matches("input") && !target.matches("[type=checkbox], [type=radio]");
   }
 
+  document.documentElement.classList.add("js");
+
   // Shared with the other scripts of the site (boss.js), which load after this one.
   window.yahtzee = { isTyping: isTyping };
 
@@ -63,6 +65,11 @@
     }
     const form = gameForm();
     if (!form) return;
+    if (event.key === "H") {
+      // Shift+H: the lower-case letters are the boxes.
+      if (clickIfEnabled(form.querySelector("[data-hint]"))) event.preventDefault();
+      return;
+    }
 
     const choosing = form.querySelector("tr.is-choosing");
     if (choosing) {
@@ -148,6 +155,27 @@
       .finally(function () { asking = false; });
   }
   window.setInterval(followLiveGame, LIVE_EVERY_MS);
+
+  // A hint's "hold these" sets the dice as the hint says, in one request to the server.
+  document.addEventListener("click", function (event) {
+    const apply = event.target instanceof Element && event.target.closest("[data-apply-held]");
+    if (!apply) return;
+    const wanted = apply.dataset.applyHeld.split(",");
+    let changed = null;
+    document.querySelectorAll("input.die-toggle").forEach(function (input, i) {
+      const hold = wanted[i] === "1";
+      if (input.checked !== hold) {
+        input.checked = hold;
+        changed = input;
+        const label = input.labels && input.labels[0];
+        if (label) label.classList.toggle("is-held", hold);
+      }
+    });
+    if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
+    announce(apply.textContent.trim() + ", then roll.");
+    const roll = document.querySelector("[data-roll]");
+    if (roll) roll.focus();
+  });
 
   document.addEventListener("click", function (event) {
     const copier = event.target instanceof Element && event.target.closest("[data-copy]");

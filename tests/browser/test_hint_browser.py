@@ -1,0 +1,44 @@
+"""A hint in the browser: Shift+H asks, the panel says the best move in words, and one tap holds
+the dice it names, in one request."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
+from tests.factories import ScriptedDice
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_hint_by_key_and_its_hold_applied_with_one_tap(
+    page: Page, site: str, problems: BrowserProblems, strategy_ready, monkeypatch
+) -> None:
+    make_player("hinter", "Hinter")
+    log_in(page, site, "hinter")
+    game_id = start_game(page, site)
+    from games import services
+
+    real_roll = services.roll_dice
+
+    def scripted(**kwargs):  # the first throw: three 4s, a 1 and a 2
+        kwargs["dice_source"] = ScriptedDice(4, 1, 4, 2, 4)
+        return real_roll(**kwargs)
+
+    monkeypatch.setattr(services, "roll_dice", scripted)
+    post(page, "/roll/", page.locator("[data-roll]").click)
+
+    post(page, "/hint/", lambda: page.keyboard.press("Shift+H"))
+
+    panel = page.locator("#hint")
+    expect(panel.locator(".hint-sentence")).to_have_text(re.compile(r"^Hold the three 4s: expect "))
+    with page.expect_response(lambda r: "/hold/" in r.url) as held:
+        panel.get_by_role("button", name="Hold the three 4s").click()
+    assert held.value.status == 200
+    expect(page.locator("input.die-toggle:checked")).to_have_count(3)
+    game = Game.objects.get(pk=game_id)
+    assert game.held == [True, False, True, False, True]
