@@ -114,6 +114,8 @@ class Seat(models.Model):
     used_trial_game = models.BooleanField(default=False)
     # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
     yahtzees = models.PositiveSmallIntegerField(default=0)
+    # For a computer's seat: which strategy plays it (``games.strategy.BOT_NAMES``).
+    bot = models.CharField(max_length=16, blank=True)
     # Hints asked for in this game: a score played with hints is marked as such.
     hints = models.PositiveSmallIntegerField(default=0)
     # Stored when the game finishes, so high scores never recompute cards.

@@ -36,7 +36,7 @@ LIMITS = {
 """The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
 
 
-GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "abandon_page")
+GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "computer", "abandon_page")
 _ANY_ID = 123456789
 
 
@@ -297,6 +297,7 @@ def game_context(
     turn = game.turn() if game.is_in_progress else rules.Turn()
     on_turn = game.is_in_progress and seat.played_by(viewer.pk)
     several = len(seated.seats) > 1
+    computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
     players = standings(seated, viewer=viewer) if several else []
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
     dice = turn.dice or ()
@@ -341,7 +342,8 @@ def game_context(
         "players": players,
         "turn_of": turn_of,
         # Someone else moves next on another device: the page follows the game by itself.
-        "live": game.is_in_progress and not on_turn,
+        "computer_turn": computer_turn,
+        "live": game.is_in_progress and not on_turn and not computer_turn,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,

@@ -83,7 +83,9 @@ def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring)
     )
 
 
-MAX_GUESTS = 5
+MAX_SEATS = 6
+"""Six seats at most in a game, however they are filled."""
+MAX_GUESTS = MAX_SEATS - 1
 """Players at the host's screen besides the host: six seats in all, as in the Mac original."""
 NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
 
@@ -108,35 +110,62 @@ def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
     return names
 
 
+def computer_seats(bots: Sequence[str]) -> list[tuple[str, str]]:
+    """Each computer player's (strategy, name): "Computer (Good)", numbered when repeated."""
+    bots = [bot for bot in bots if bot]
+    unknown = [bot for bot in bots if bot not in strategy.BOT_NAMES]
+    if unknown:
+        raise BadGuests(f"There is no computer player called “{unknown[0]}”.")
+    named = []
+    for i, bot in enumerate(bots):
+        same = bots.count(bot)
+        number = f" {bots[: i + 1].count(bot)}" if same > 1 else ""
+        named.append((bot, f"Computer ({bot.title()}){number}"))
+    return named
+
+
+def _guest_and_computer_seats(
+    game: Game, names: Sequence[str], computers: Sequence[tuple[str, str]]
+) -> list[Seat]:
+    """The seats after the host's: guests at the host's screen, then computer players."""
+    guests = [
+        _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
+        for position, name in enumerate(names, start=1)
+    ]
+    bots = [
+        _new_seat(game, position, name, player_kind=PlayerKind.COMPUTER, bot=bot)
+        for position, (bot, name) in enumerate(computers, start=1 + len(names))
+    ]
+    return guests + bots
+
+
 @transaction.atomic
-def start_game(*, owner: User, kind: str = rules.CLASSIC.key, guests: Sequence[str] = ()) -> Game:
-    """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them.
+def start_game(
+    *,
+    owner: User,
+    kind: str = rules.CLASSIC.key,
+    guests: Sequence[str] = (),
+    computers: Sequence[str] = (),
+) -> Game:
+    """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them
+    and then the ``computers`` (strategy names).
 
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
     rules_kind = rules.KINDS[kind]
     names = guest_names(guests, owner=owner)
+    bots = computer_seats(computers)
+    if 1 + len(names) + len(bots) > MAX_SEATS:
+        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     used_trial_game = licensing.use_trial_game(user=owner)
     game = Game.objects.create(owner=owner, kind=rules_kind.key)
-
-    host = str(owner)
-    Seat.objects.bulk_create(
-        [
-            _new_seat(game, 0, host, user=owner, used_trial_game=used_trial_game),
-            *(
-                _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
-                for position, name in enumerate(names, start=1)
-            ),
-        ]
-    )
+    host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
+    Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
     return game
 
 
 # --- Online: seats offered by link or in the lobby, taken before the host starts ------------
-
-MAX_SEATS = 1 + MAX_GUESTS
-"""Six seats at most in a game, however they are filled."""
 
 
 class InvitationError(GameError):
@@ -154,6 +183,7 @@ def open_game(
     owner: User,
     kind: str = rules.CLASSIC.key,
     guests: Sequence[str] = (),
+    computers: Sequence[str] = (),
     invites: int = 0,
     open_seats: int = 0,
 ) -> Game:
@@ -163,22 +193,16 @@ def open_game(
     if invites < 0 or open_seats < 0:
         raise BadGuests("The number of seats offered cannot be negative.")
     if invites + open_seats == 0:
-        return start_game(owner=owner, kind=kind, guests=guests)
+        return start_game(owner=owner, kind=kind, guests=guests, computers=computers)
     names = guest_names(guests, owner=owner)
-    if 1 + len(names) + invites + open_seats > MAX_SEATS:
+    bots = computer_seats(computers)
+    if 1 + len(names) + len(bots) + invites + open_seats > MAX_SEATS:
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
     game = Game.objects.create(owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING)
-    Seat.objects.bulk_create(
-        [
-            _new_seat(game, 0, str(owner), user=owner),
-            *(
-                _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
-                for position, name in enumerate(names, start=1)
-            ),
-        ]
-    )
+    host = _new_seat(game, 0, str(owner), user=owner)
+    Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
     Invitation.objects.bulk_create(
         Invitation(game=game, token=secrets.token_urlsafe(32), open_to_all=offered >= invites)
         for offered in range(invites + open_seats)

@@ -39,6 +39,7 @@ from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
 from games import charts, live, room_views, rules, selectors, services
+from games.computer import play as play_computer
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
@@ -49,6 +50,7 @@ from games.presenters import (
     home_preview,
 )
 from games.selectors import SeatedGame
+from games.strategy.bots import BOT_NAMES, MEASURED_MEAN
 
 
 class BadInput(Exception):
@@ -214,6 +216,10 @@ def _dashboard(
         "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
         "seat_choices": range(services.MAX_SEATS),
+        "computer_slots": range(1, 4),
+        "bot_choices": [
+            (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})") for name in BOT_NAMES
+        ],
         # The Mac original kept its list of players: the names typed before are offered again.
         "guest_names_used": selectors.guest_names_used(user) if licence.can_start_game else [],
     }
@@ -232,7 +238,12 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     open_seats = _whole_number(request.POST.get("open_seats"), default=0, low=0, high=seats)
     try:
         game = services.open_game(
-            owner=request.user, kind=kind, guests=guests, invites=invites, open_seats=open_seats
+            owner=request.user,
+            kind=kind,
+            guests=guests,
+            computers=request.POST.getlist("computer"),
+            invites=invites,
+            open_seats=open_seats,
         )
     except services.BadGuests as exc:
         return _dashboard(request, guests=guests, guest_error=str(exc), status=400)
@@ -310,6 +321,17 @@ def _revalidate_always(response: HttpResponseBase) -> None:
 
 
 # --- Actions ---------------------------------------------------------------------------------
+
+
+@game_action
+def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    """The computer's next step, or (``all``) its steps until a person is on turn."""
+    return play_computer(
+        game_id=game_id,
+        user=request.user,
+        version=_version(request),
+        to_the_end=request.POST.get("all") == "1",
+    )
 
 
 @game_action

@@ -120,7 +120,8 @@ def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def table(strategy_dir: Path) -> StrategyTable:
     """The forced-Joker table of RULES.md, stored and memory-mapped as a server would use it."""
-    return ensure_table(strategy_dir, Convention.FORCED).table
+    # One process: forking from a test process that runs browser threads risks a deadlock.
+    return ensure_table(strategy_dir, Convention.FORCED, processes=1).table
 
 
 @pytest.fixture

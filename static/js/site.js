@@ -156,6 +156,26 @@
   }
   window.setInterval(followLiveGame, LIVE_EVERY_MS);
 
+  // --- The computer's turn, step by step -------------------------------------------------
+  // Each step is a request of its own (no server worker waits): the page asks for the next
+  // step a moment after showing the last, so a person can follow the dice.
+  const COMPUTER_STEP_MS = 900;
+  let computerTimer = null;
+
+  function nextComputerStep() {
+    if (computerTimer !== null) return;
+    if (!document.querySelector("[data-computer-next]")) return;
+    computerTimer = window.setTimeout(function () {
+      computerTimer = null;
+      const next = document.querySelector("[data-computer-next]");
+      if (next && !document.hidden) next.click();
+      else nextComputerStep();
+    }, COMPUTER_STEP_MS);
+  }
+  document.addEventListener("htmx:afterSettle", nextComputerStep);
+  document.addEventListener("visibilitychange", nextComputerStep);
+  nextComputerStep();
+
   // A hint's "hold these" sets the dice as the hint says, in one request to the server.
   document.addEventListener("click", function (event) {
     const apply = event.target instanceof Element && event.target.closest("[data-apply-held]");
