@@ -25,6 +25,7 @@ help:
 	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
 	@echo "make test   - set up and run every test"
 	@echo "make test-postgres - the suite (no browser) on PostgreSQL at POSTGRES_URL"
+	@echo "make strategy - compute the perfect-play table (make run does it first)"
 	@echo "make dev    - Django's development server with DEBUG on"
 	@echo "make bench  - fill a million games and time the high-score pages (SQLite, PostgreSQL)"
 	@echo "make lint   - ruff, mypy"

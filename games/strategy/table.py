@@ -49,7 +49,7 @@ class StrategyTable:
         return float(self.values[state.index])
 
 
-def table_path(directory: Path, convention: Convention = Convention.FORCED) -> Path:
+def table_path(directory: str | Path, convention: Convention = Convention.FORCED) -> Path:
     return Path(directory) / f"strategy-{convention.value}.bin"
 
 
@@ -81,8 +81,9 @@ def save_table(table: StrategyTable, path: Path) -> None:
         raise
 
 
-def load_table(path: Path, convention: Convention = Convention.FORCED) -> StrategyTable:
+def load_table(path: str | Path, convention: Convention = Convention.FORCED) -> StrategyTable:
     """Memory-map a table file, after checking its header says what this code expects."""
+    path = Path(path)
     try:
         with open(path, "rb") as f:
             head = f.read(HEADER_SIZE)
@@ -124,7 +125,7 @@ class Build:
 
 
 def ensure_table(
-    directory: Path,
+    directory: str | Path,
     convention: Convention = Convention.FORCED,
     *,
     force: bool = False,
