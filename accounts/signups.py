@@ -53,6 +53,14 @@ class ResentTooSoon(SignUpError):
         )
 
 
+class NoAddress(SignUpError):
+    def __init__(self) -> None:
+        super().__init__(
+            "This account has no e-mail address to confirm: an administrator can mark it "
+            "confirmed, or enter a serial number to play without one."
+        )
+
+
 class LinkInvalid(SignUpError):
     def __init__(self) -> None:
         super().__init__(
@@ -149,6 +157,8 @@ def send_confirmation(*, user: User, site_url: str) -> None:
     button cannot be used to flood somebody's mailbox."""
     if user.email_confirmed:
         return
+    if not user.email:
+        raise NoAddress()
     now = timezone.now()
     due = Q(confirmation_sent_at__isnull=True) | Q(confirmation_sent_at__lte=now - RESEND_INTERVAL)
     if not User.objects.filter(due, pk=user.pk).update(confirmation_sent_at=now):

@@ -94,7 +94,7 @@ def resend_confirmation(request: AuthedRequest) -> HttpResponse:
     """Mail the confirmation link again (at most every few minutes)."""
     try:
         signups.send_confirmation(user=request.user, site_url=request.build_absolute_uri("/"))
-    except signups.ResentTooSoon as exc:
+    except (signups.ResentTooSoon, signups.NoAddress) as exc:
         messages.warning(request, str(exc))
     else:
         messages.success(request, f"We have sent the link again to {request.user.email}.")

@@ -167,3 +167,14 @@ def test_again_only_every_few_minutes_so_nobody_floods_a_mailbox(
 
 def test_sending_again_is_a_post(newcomer_client: Client) -> None:
     assert newcomer_client.get(RESEND_URL).status_code == 405
+
+
+def test_an_account_without_an_address_is_told_what_to_do_instead(
+    make_user: Callable[..., User], client_for: Callable[..., Client]
+) -> None:
+    client = client_for(make_user("noaddress", email="", email_confirmed=False))
+
+    response = client.post(RESEND_URL, follow=True)
+
+    assert "This account has no e-mail address to confirm" in page_text(response)
+    assert mail.outbox == []
