@@ -53,6 +53,7 @@ def _step(seated: SeatedGame) -> SeatedGame:
             turn = rules.hold(turn, action.held)
         turn, record = rules.roll(turn, rules.system_dice)
         game.set_turn(turn)
+        game.undo = None  # new dice are seen: the last scoring is final
         _save_game(game, *TURN_FIELDS)
         _log(game, seat, game.round, record)
         return replace(seated, record=record)

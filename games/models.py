@@ -46,6 +46,9 @@ class Game(models.Model):
     held = models.JSONField(default=list, blank=True)
     rolls_used = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
+    # The last scoring, as it may still be taken back (until anyone rolls): the scorer's seat
+    # index, their card and turn before it, the box filled. ``None`` when nothing can be undone.
+    undo = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -193,6 +196,7 @@ class Invitation(models.Model):
 class MoveAction(models.TextChoices):
     ROLL = "roll", "Roll"
     SCORE = "score", "Score"
+    UNDO = "undo", "Undo"  # the scoring logged just before it is taken back
 
 
 class Move(models.Model):

@@ -36,7 +36,7 @@ LIMITS = {
 """The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
 
 
-GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "computer", "abandon_page")
+GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "undo", "computer", "abandon_page")
 _ANY_ID = 123456789
 
 
@@ -231,6 +231,9 @@ def describe(record: rules.Roll | rules.Scoring, *, who: str = "") -> str:
 def describe_move(move: Move, *, names: bool) -> str:
     """A logged move as a line of the game's log (with the player's name when several play)."""
     record: rules.Roll | rules.Scoring
+    if move.action == MoveAction.UNDO:
+        prefix = f"{move.seat.display_name}: " if names else ""
+        return f"{prefix}Took back {move.points} in {rules.Box(move.box).label}"
     if move.action == MoveAction.ROLL:
         record = rules.Roll(
             dice=tuple(move.dice), held=tuple(move.held), roll_number=move.roll_number or 0
@@ -256,6 +259,18 @@ def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str]
         "text": f"New high score — #{rank} {selectors.PERIOD_PHRASES[period]}!",
         "period": period,
     }
+
+
+def _undo(game: Game, seated: SeatedGame, viewer: User) -> str:
+    """What the viewer may take back now ("25 in Full House"), or nothing."""
+    before = game.undo
+    if (
+        not game.is_in_progress
+        or not before
+        or not seated.seats[before["seat"]].played_by(viewer.pk)
+    ):
+        return ""
+    return f"{before['points']} in {rules.Box(before['box']).label}"
 
 
 def hint_context(hint: strategy.Hint, *, columns: int) -> dict[str, Any]:
@@ -359,6 +374,7 @@ def game_context(
         "message": message,
         "confirm": confirm,
         "hint": hint,
+        "undo": _undo(game, seated, viewer),
         "hints_used": seat.hints,
         "announcement": " ".join(
             part

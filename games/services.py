@@ -53,7 +53,8 @@ def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
     return seat
 
 
-TURN_FIELDS = ("dice", "held", "rolls_used")
+TURN_FIELDS = ("dice", "held", "rolls_used", "undo")
+"""What a roll or the end of a turn changes in the game row (a roll ends any undo)."""
 
 
 def _save_game(game: Game, *changed: str) -> None:
@@ -355,6 +356,7 @@ def roll_dice(
         turn = rules.hold(turn, held)
     turn, record = rules.roll(turn, dice_source or rules.system_dice)
     game.set_turn(turn)
+    game.undo = None  # new dice are seen: the last scoring is final
     _save_game(game, *TURN_FIELDS)
     _log(game, seat, game.round, record)
     return replace(seated, record=record)
@@ -382,11 +384,56 @@ def score_box(
     sheet = seat.sheet(game.rules_kind)
     if confirm_zero and rules.verify_score(sheet, game.turn(), box, column) == 0:
         raise ZeroNeedsConfirmation(seated, box, column)
+    before = {
+        "seat": game.current_seat,
+        "cards": seat.cards,
+        "yahtzee_bonuses": seat.yahtzee_bonuses,
+        "yahtzees": seat.yahtzees,
+        "dice": game.dice,
+        "held": game.held,
+        "rolls_used": game.rolls_used,
+        "round": game.round,
+    }
     sheet, record = rules.score(sheet, game.turn(), box, column)
     seat.set_sheet(sheet)
+    game.undo = before | {"box": record.box, "column": record.column, "points": record.points}
     _end_turn(seated)
     _log(game, seat, played_round, record)
     return replace(seated, record=record)
+
+
+@transaction.atomic
+def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Take back the box just filled: the card, the dice and the rolls left are as they were
+    before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
+    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    game = seated.game
+    if version != game.version:
+        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
+    if game.status != GameStatus.IN_PROGRESS or not game.undo:
+        raise rules.IllegalMove("There is no box to take back: the dice have moved on.")
+    before = game.undo
+    seat = seated.seats[before["seat"]]
+    if not seat.played_by(user.pk):
+        raise NotYourTurn(f"Only {seat.display_name} can take back that box.")
+    seat.cards = before["cards"]
+    seat.yahtzee_bonuses, seat.yahtzees = before["yahtzee_bonuses"], before["yahtzees"]
+    seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
+    game.dice, game.held, game.rolls_used = before["dice"], before["held"], before["rolls_used"]
+    game.current_seat, game.round, game.undo = before["seat"], before["round"], None
+    _save_game(game, *TURN_FIELDS, "current_seat", "round")
+    Move.objects.create(
+        game=game,
+        seat=seat,
+        seq=game.version,
+        round=game.round,
+        action=MoveAction.UNDO,
+        dice=list(game.dice),
+        column=before["column"],
+        box=before["box"],
+        points=before["points"],
+    )
+    return seated
 
 
 def _end_turn(seated: SeatedGame) -> None:
@@ -397,6 +444,7 @@ def _end_turn(seated: SeatedGame) -> None:
     if game.current_seat == 0:
         game.round += 1
     if all(s.sheet(kind).is_complete for s in seated.seats):
+        game.undo = None  # the result is entered at once: the game's last box is final
         game.status = GameStatus.FINISHED
         game.finished_at = timezone.now()
         game.round = kind.rounds

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:game_id>/hold/", views.hold, name="hold"),
     path("<int:game_id>/roll/", views.roll, name="roll"),
     path("<int:game_id>/hint/", views.hint, name="hint"),
+    path("<int:game_id>/undo/", views.undo, name="undo"),
     path("<int:game_id>/computer/", views.computer, name="computer"),
     path("<int:game_id>/score/", views.score, name="score"),
     path("<int:game_id>/abandon/", views.abandon_page, name="abandon_page"),

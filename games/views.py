@@ -335,6 +335,11 @@ def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 
 @game_action
+def undo(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    return services.undo_score(game_id=game_id, user=request.user, version=_version(request))
+
+
+@game_action
 def hint(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     seated, found = services.take_hint(
         game_id=game_id, user=request.user, version=_version(request)

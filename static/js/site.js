@@ -65,6 +65,10 @@
     }
     const form = gameForm();
     if (!form) return;
+    if (event.key === "u" || event.key === "U") {
+      if (clickIfEnabled(form.querySelector("[data-undo]"))) event.preventDefault();
+      return;
+    }
     if (event.key === "H") {
       // Shift+H: the lower-case letters are the boxes.
       if (clickIfEnabled(form.querySelector("[data-hint]"))) event.preventDefault();
