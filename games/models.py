@@ -16,6 +16,10 @@ KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 """The kinds of game (``rules.KINDS``) as the database stores them."""
 
 
+TURN_LIMITS = {60: "1 minute", 3600: "1 hour", 86400: "1 day"}
+"""The time limits a host may set for a turn, in seconds, and how the pages say them."""
+
+
 class GameStatus(models.TextChoices):
     WAITING = "waiting", "Waiting for players"
     IN_PROGRESS = "in_progress", "In progress"
@@ -49,6 +53,9 @@ class Game(models.Model):
     # The last scoring, as it may still be taken back (until anyone rolls): the scorer's seat
     # index, their card and turn before it, the box filled. ``None`` when nothing can be undone.
     undo = models.JSONField(null=True, blank=True)
+    # Seconds a player on another device may stay idle on turn before others may skip them
+    # (``None``: no limit, nobody is skipped).
+    turn_limit = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -117,6 +124,8 @@ class Seat(models.Model):
     used_trial_game = models.BooleanField(default=False)
     # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
     yahtzees = models.PositiveSmallIntegerField(default=0)
+    # A player who resigned: their turns are passed over and their score is never entered.
+    resigned = models.BooleanField(default=False)
     # For a computer's seat: which strategy plays it (``games.strategy.BOT_NAMES``).
     bot = models.CharField(max_length=16, blank=True)
     # Hints asked for in this game: a score played with hints is marked as such.
@@ -197,6 +206,8 @@ class MoveAction(models.TextChoices):
     ROLL = "roll", "Roll"
     SCORE = "score", "Score"
     UNDO = "undo", "Undo"  # the scoring logged just before it is taken back
+    RESIGN = "resign", "Resign"
+    SKIP = "skip", "Skip"  # an idle player's turn, scored as a zero (rules.skipped_box)
 
 
 class Move(models.Model):

@@ -18,6 +18,7 @@ from accounts.models import User
 from games import rules, selectors, strategy
 from games.models import (
     KIND_CHOICES,
+    TURN_LIMITS,
     Game,
     GameStatus,
     HighScorePeriod,
@@ -36,7 +37,18 @@ LIMITS = {
 """The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
 
 
-GAME_ACTIONS = ("play", "roll", "hint", "hold", "score", "undo", "computer", "abandon_page")
+GAME_ACTIONS = (
+    "play",
+    "roll",
+    "hint",
+    "hold",
+    "score",
+    "undo",
+    "skip",
+    "resign",
+    "computer",
+    "abandon_page",
+)
 _ANY_ID = 123456789
 
 
@@ -231,9 +243,13 @@ def describe(record: rules.Roll | rules.Scoring, *, who: str = "") -> str:
 def describe_move(move: Move, *, names: bool) -> str:
     """A logged move as a line of the game's log (with the player's name when several play)."""
     record: rules.Roll | rules.Scoring
+    prefix = f"{move.seat.display_name}: " if names else ""
     if move.action == MoveAction.UNDO:
-        prefix = f"{move.seat.display_name}: " if names else ""
         return f"{prefix}Took back {move.points} in {rules.Box(move.box).label}"
+    if move.action == MoveAction.RESIGN:
+        return f"{prefix}Resigned"
+    if move.action == MoveAction.SKIP:
+        return f"{prefix}Skipped (idle): 0 in {rules.Box(move.box).label}"
     if move.action == MoveAction.ROLL:
         record = rules.Roll(
             dice=tuple(move.dice), held=tuple(move.held), roll_number=move.roll_number or 0
@@ -358,6 +374,12 @@ def game_context(
         "turn_of": turn_of,
         # Someone else moves next on another device: the page follows the game by itself.
         "computer_turn": computer_turn,
+        # Another device's player on turn, in a game with a time limit: others may skip them.
+        "skippable": game.is_in_progress
+        and game.turn_limit is not None
+        and seat.player_kind == PlayerKind.HUMAN
+        and not seat.played_by(viewer.pk),
+        "turn_limit": TURN_LIMITS.get(game.turn_limit or 0, ""),
         "live": game.is_in_progress and not on_turn and not computer_turn,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],

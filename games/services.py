@@ -21,6 +21,7 @@ from accounts.models import User
 from games import advice, live, rules, selectors, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import (
+    TURN_LIMITS,
     Game,
     GameStatus,
     Invitation,
@@ -187,6 +188,7 @@ def open_game(
     computers: Sequence[str] = (),
     invites: int = 0,
     open_seats: int = 0,
+    turn_limit: int | None = None,
 ) -> Game:
     """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
     the lobby. It waits for players until the host starts it; with no seat offered it is an
@@ -201,7 +203,11 @@ def open_game(
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
-    game = Game.objects.create(owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING)
+    if turn_limit is not None and turn_limit not in TURN_LIMITS:
+        raise BadGuests("Choose a time limit from the list.")
+    game = Game.objects.create(
+        owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING, turn_limit=turn_limit
+    )
     host = _new_seat(game, 0, str(owner), user=owner)
     Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
     Invitation.objects.bulk_create(
@@ -440,10 +446,24 @@ def _end_turn(seated: SeatedGame) -> None:
     """Pass the dice to the next seat; finish the game when every card is full."""
     game, seat, kind = seated.game, seated.current, seated.game.rules_kind
     game.set_turn(rules.Turn())
-    game.current_seat = (game.current_seat + 1) % len(seated.seats)
-    if game.current_seat == 0:
-        game.round += 1
-    if all(s.sheet(kind).is_complete for s in seated.seats):
+    playing = [s for s in seated.seats if not s.resigned]
+    if playing and not all(s.sheet(kind).is_complete for s in playing):
+        count, current = len(seated.seats), game.current_seat
+        following = next(
+            i
+            for i in ((current + step) % count for step in range(1, count + 1))
+            if not seated.seats[i].resigned
+        )
+        if following <= current:
+            game.round += 1
+        game.current_seat = following
+    if not playing:
+        # Everyone has resigned: the game ends as abandoned, with no score for anyone.
+        game.undo, game.status, game.finished_at = None, GameStatus.ABANDONED, timezone.now()
+        for s in seated.seats:
+            s.game_over = True
+        Seat.objects.bulk_update(seated.seats, ["game_over"])
+    elif all(s.sheet(kind).is_complete for s in playing):
         game.undo = None  # the result is entered at once: the game's last box is final
         game.status = GameStatus.FINISHED
         game.finished_at = timezone.now()
@@ -480,11 +500,79 @@ def _record_scores(seated: SeatedGame) -> None:
             finished_at=game.finished_at,
         )
         for seat in seated.seats
+        if not seat.resigned  # a resigned player's score is never entered
     )
     for score in scores:
         if entry := selectors.high_score_entry(score, now=game.finished_at):
             score.high_score_rank, score.high_score_period = entry
             score.save(update_fields=["high_score_rank", "high_score_period"])
+
+
+# --- Leaving a game in play: resign, or skip an idle player ---------------------------------
+
+
+def _log_seat_event(game: Game, seat: Seat, action: str, **fields: Any) -> None:
+    Move.objects.create(
+        game=game, seat=seat, seq=game.version, round=game.round, action=action, dice=[], **fields
+    )
+
+
+@transaction.atomic
+def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Leave a game in play for good: the seat is passed over from now on and its score never
+    entered. The others play on; when nobody is left, the game ends as abandoned."""
+    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    game = seated.game
+    if version != game.version:
+        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
+    if game.status != GameStatus.IN_PROGRESS:
+        raise GameNotInProgress("This game is over.")
+    mine = seated.seat_of(user)
+    if mine is None or mine.resigned:
+        raise rules.IllegalMove("You have resigned from this game already.")
+    if sum(1 for s in seated.seats if not s.resigned) < 2:
+        raise rules.IllegalMove("You are the last player left: abandon the game instead.")
+    mine.resigned, mine.game_over = True, True
+    mine.save(update_fields=["resigned", "game_over"])
+    if seated.current.pk == mine.pk:
+        game.undo = None
+        _end_turn(seated)  # their dice are put aside unscored
+    else:
+        _save_game(game)
+    _log_seat_event(game, mine, MoveAction.RESIGN)
+    return seated
+
+
+@transaction.atomic
+def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Skip the player on turn, idle past the game's time limit: a zero where the rules say
+    (``rules.skipped_box``), then the next player. Any other player at the table may do it."""
+    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    game, seat = seated.game, seated.current
+    if version != game.version:
+        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
+    if game.status != GameStatus.IN_PROGRESS:
+        raise GameNotInProgress("This game is over.")
+    if game.turn_limit is None:
+        raise rules.IllegalMove("This game has no time limit: nobody can be skipped.")
+    if seat.played_by(user.pk):
+        raise rules.IllegalMove("You cannot skip your own turn.")
+    if seat.player_kind != PlayerKind.HUMAN:
+        raise rules.IllegalMove("Only a player on another device can be skipped.")
+    idle = (timezone.now() - game.updated_at).total_seconds()
+    if idle < game.turn_limit:
+        wait = int(game.turn_limit - idle) + 1
+        raise rules.IllegalMove(
+            f"{seat.display_name} has {wait} more second{'s' if wait != 1 else ''} to play."
+        )
+    column, box = rules.skipped_box(seat.sheet(game.rules_kind))
+    cards = [dict(card) for card in seat.cards]
+    cards[column][rules.Box(box).value] = 0
+    seat.cards = cards
+    game.undo = None
+    _end_turn(seated)
+    _log_seat_event(game, seat, MoveAction.SKIP, column=column, box=rules.Box(box).value, points=0)
+    return seated
 
 
 @dataclass(frozen=True)

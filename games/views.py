@@ -41,7 +41,7 @@ from accounts.models import TRIAL_GAMES, User
 from games import charts, live, room_views, rules, selectors, services
 from games.computer import play as play_computer
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
-from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
+from games.models import KIND_CHOICES, TURN_LIMITS, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
     game_context,
     game_urls,
@@ -216,6 +216,7 @@ def _dashboard(
         "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
         "seat_choices": range(services.MAX_SEATS),
+        "turn_limits": TURN_LIMITS.items(),
         "computer_slots": range(1, 4),
         "bot_choices": [
             (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})") for name in BOT_NAMES
@@ -236,6 +237,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
     seats = services.MAX_SEATS
     invites = _whole_number(request.POST.get("invites"), default=0, low=0, high=seats)
     open_seats = _whole_number(request.POST.get("open_seats"), default=0, low=0, high=seats)
+    limit = _whole_number(request.POST.get("turn_limit"), default=0, low=0, high=86400) or None
     try:
         game = services.open_game(
             owner=request.user,
@@ -244,6 +246,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
             computers=request.POST.getlist("computer"),
             invites=invites,
             open_seats=open_seats,
+            turn_limit=limit,
         )
     except services.BadGuests as exc:
         return _dashboard(request, guests=guests, guest_error=str(exc), status=400)
@@ -332,6 +335,24 @@ def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
         version=_version(request),
         to_the_end=request.POST.get("all") == "1",
     )
+
+
+@game_action
+def resign(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    services.resign(game_id=game_id, user=request.user, version=_version(request))
+    messages.info(request, "You resigned: the others play on. Your score is not entered.")
+    return _to(request, reverse("games:dashboard"))
+
+
+@game_action
+def skip(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    return services.skip_turn(game_id=game_id, user=request.user, version=_version(request))
+
+
+def _to(request: AuthedRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
 
 
 @game_action
