@@ -10,7 +10,6 @@ winning.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
@@ -356,7 +355,3 @@ def explain(best: Option, runner_up: Option | None, *, caveat: str = "") -> str:
     if caveat:
         sentence += f" ({caveat})"
     return sentence + "."
-
-
-def sub_keeps(dice: Sequence[int]) -> list[Keep]:
-    return [KEEPS[k] for k in SUB_KEEPS[KEEP_INDEX[tuple(sorted(dice))]]]
