@@ -10,7 +10,6 @@ winning.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
@@ -337,18 +336,22 @@ class Advisor:
             raise ValueError("The game is over: there is nothing left to advise.")
         best, rest = ranked[0], tuple(ranked[1 : 1 + alternatives])
         exact = sheet.kind is CLASSIC and players == 1
-        return Hint(best, rest, explain(best, rest[0] if rest else None, exact=exact), exact)
+        caveat = ""
+        if sheet.kind is not CLASSIC:
+            caveat = "an estimate: each column is valued as a Classic game of its own"
+        elif players > 1:
+            caveat = "exact for your own score; against others, winning may call for more risk"
+        sentence = explain(best, rest[0] if rest else None, caveat=caveat)
+        return Hint(best, rest, sentence, exact)
 
 
-def explain(best: Option, runner_up: Option | None, *, exact: bool) -> str:
+def explain(best: Option, runner_up: Option | None, *, caveat: str = "") -> str:
+    """One sentence: "Hold the three 4s: expect 261.5 at the end; score 12 in Fours instead:
+    ...". A ``caveat`` says in brackets why the figures are not exact."""
     sentence = f"{best.description}: expect {best.expected:.1f} at the end"
     if runner_up is not None:
         other = runner_up.description
         sentence += f"; {other[0].lower()}{other[1:]} instead: {runner_up.expected:.1f}"
-    if not exact:
-        sentence += " (an estimate that aims at your own score, not at winning)"
+    if caveat:
+        sentence += f" ({caveat})"
     return sentence + "."
-
-
-def sub_keeps(dice: Sequence[int]) -> list[Keep]:
-    return [KEEPS[k] for k in SUB_KEEPS[KEEP_INDEX[tuple(sorted(dice))]]]

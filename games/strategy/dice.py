@@ -118,15 +118,13 @@ def keep_values(roll_values: FloatArray) -> FloatArray:
     a keep of ``n < 5`` dice is worth the mean of its six one-die-bigger keeps."""
     values = np.empty((KEEP_COUNT, *roll_values.shape[1:]), dtype=np.float64)
     values[:ROLL_COUNT] = roll_values
-    if values.ndim == 1:  # one state: a gather per block is cheaper than one per face
-        for size in range(DICE_COUNT - 1, -1, -1):
-            start, stop = SIZE_BLOCKS[size]
-            children = CHILDREN[start - ROLL_COUNT : stop - ROLL_COUNT]
-            values[start:stop] = values[children].sum(axis=1) * (1.0 / FACES)
-        return values
     for size in range(DICE_COUNT - 1, -1, -1):
         start, stop = SIZE_BLOCKS[size]
         children = CHILDREN[start - ROLL_COUNT : stop - ROLL_COUNT]
+        if values.ndim == 1 or size <= 2:
+            # One state, or the few keeps of 0 to 2 dice: a gather per block, fewer calls.
+            values[start:stop] = values[children].sum(axis=1) * (1.0 / FACES)
+            continue
         block = values[start:stop]
         np.take(values, children[:, 0], axis=0, out=block)
         for face in range(1, FACES):

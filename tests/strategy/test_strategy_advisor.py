@@ -64,6 +64,7 @@ def test_triple_and_several_players_get_a_heuristic_said_to_be_one(advisor: Advi
     many = advisor.hint(sheet({}), rolled((1, 2, 3, 4, 5)), players=3)
     assert not triple.exact and not many.exact
     assert "estimate" in triple.explanation
+    assert "winning" in many.explanation
     assert triple.best.action in {
         ScoreBox(c, rules.Box.LARGE_STRAIGHT) for c in range(3)
     }  # 40 points wherever it goes
