@@ -29,7 +29,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules
+from games import rules, strategy
 from games.errors import GameNotFound
 from games.models import (
     Game,
@@ -37,6 +37,7 @@ from games.models import (
     HighScorePeriod,
     Invitation,
     Move,
+    MoveAction,
     PlayerKind,
     Score,
     Seat,
@@ -168,6 +169,36 @@ def invitation(token: str) -> Invitation | None:
     return Invitation.objects.select_related("game__owner").filter(token=token).first()
 
 
+class NoRecord(Exception):
+    """A seat whose play cannot be replayed for analysis; the message says why."""
+
+
+def game_record(seat: Seat) -> strategy.GameRecord:
+    """One seat's play, read back from the ``Move`` log as the analysis replays it: each turn's
+    dice after every roll, the dice held for each re-roll, the box. A box taken back (undo)
+    re-opens its turn; a skipped turn cannot be graded, so such a game has no record."""
+    turns: list[strategy.TurnRecord] = []
+    rolls: list[rules.Dice] = []
+    holds: list[rules.Held] = []
+    last_closed: tuple[list[rules.Dice], list[rules.Held]] | None = None
+    for move in Move.objects.filter(seat=seat).order_by("seq"):
+        if move.action == MoveAction.ROLL:
+            if rolls:
+                holds.append(tuple(move.held))
+            rolls.append(tuple(move.dice))
+        elif move.action == MoveAction.SCORE:
+            turns.append(
+                strategy.TurnRecord(tuple(rolls), tuple(holds), move.box, move.column or 0)
+            )
+            last_closed, rolls, holds = (rolls, holds), [], []
+        elif move.action == MoveAction.UNDO and last_closed is not None:
+            turns.pop()
+            (rolls, holds), last_closed = last_closed, None
+        elif move.action == MoveAction.SKIP:
+            raise NoRecord("A skipped turn cannot be graded: this game has no analysis.")
+    return strategy.GameRecord(tuple(turns), kind=rules.KINDS[seat.game.kind])
+
+
 def has_moves(game: Game) -> bool:
     """Whether anything has been rolled in the game yet."""
     return Move.objects.filter(game=game).exists()
@@ -187,6 +218,7 @@ class GameSummary:
     boxes_filled: int
     rounds: int
     your_turn: bool = False
+    position: int = 0  # the viewer's seat, for the link to its analysis
 
 
 @dataclass(frozen=True)
@@ -230,6 +262,7 @@ def _summary(seat: Seat) -> GameSummary:
         boxes_filled=sheet.boxes_filled,
         rounds=game.rules_kind.rounds,
         your_turn=game.is_in_progress and game.current_seat == seat.position,
+        position=seat.position,
     )
 
 

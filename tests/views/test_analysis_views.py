@@ -1,0 +1,86 @@
+"""The analysis of a finished game: every decision beside the best, replayed from the log."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import rules, selectors, services, strategy
+from games.models import Game
+from tests.factories import client_for, make_user, page_text, roll_now, score_now
+
+
+@pytest.fixture(autouse=True)
+def _table(strategy_ready) -> None:
+    pass
+
+
+def analysis_url(game: Game, position: int = 0) -> str:
+    return reverse("games:analysis", kwargs={"game_id": game.pk, "position": position})
+
+
+def play_out(game: Game, player, first_box: str = "chance") -> None:
+    """Thirteen one-roll turns: five 6s in Chance first (a poor choice), then the rest."""
+    roll_now(game, player, 6, 6, 6, 6, 6)
+    score_now(game, player, first_box)
+    for box in rules.CATEGORIES:
+        if box.value != first_box:
+            roll_now(game, player, 1, 2, 3, 4, 6)
+            score_now(game, player, box.value)
+
+
+def test_the_record_is_read_back_from_the_log_with_holds_and_undos(player, game) -> None:
+    roll_now(game, player, 6, 6, 1, 2, 3)
+    game.refresh_from_db()
+    services.roll_dice(
+        game_id=game.pk,
+        user=player,
+        version=game.version,
+        held=[True, True, False, False, False],
+        dice_source=lambda n: (6, 6, 6)[:n],
+    )
+    score_now(game, player, "chance")
+    game.refresh_from_db()
+    services.undo_score(game_id=game.pk, user=player, version=game.version)
+    score_now(game, player, "sixes")
+
+    record = selectors.game_record(game.seats.get())
+
+    assert record.turns == (
+        strategy.TurnRecord(
+            rolls=((6, 6, 1, 2, 3), (6, 6, 6, 6, 6)),
+            holds=((True, True, False, False, False),),
+            box="sixes",
+        ),
+    )
+
+
+def test_the_analysis_names_the_costliest_choice(alice_client, player, game) -> None:
+    play_out(game, player)
+
+    response = alice_client.get(analysis_url(game))
+
+    text = page_text(response)
+    assert response.status_code == 200
+    assert "Final score" in text and "Perfect play from the first roll expects 254.6" in text
+    assert (
+        "Turn 1, after roll 1 (6, 6, 6, 6, 6): you chose “Score 30 in Chance”; "
+        "best was “Score 50 in YAHTZEE”" in text
+    )
+
+
+def test_only_finished_games_of_the_viewer_are_analysed(alice_client, player, game) -> None:
+    assert alice_client.get(analysis_url(game)).status_code == 404  # not finished
+    play_out(game, player)
+    stranger = client_for(make_user("mallory"))
+
+    assert stranger.get(analysis_url(game)).status_code == 404
+    assert alice_client.get(analysis_url(game, position=5)).status_code == 404
+
+
+def test_the_game_over_panel_links_to_the_analysis(alice_client, player, game) -> None:
+    play_out(game, player)
+
+    page = alice_client.get(reverse("games:play", kwargs={"game_id": game.pk}))
+
+    assert f'href="{analysis_url(game)}">Analyse this game' in page.text
