@@ -21,7 +21,11 @@ from games.services import TURN_FIELDS, _end_turn, _log, _save_game
 def on_turn(seated: SeatedGame) -> bool:
     """Whether a computer player is to move."""
     game = seated.game
-    return game.is_in_progress and seated.current.player_kind == PlayerKind.COMPUTER
+    return (
+        game.is_in_progress
+        and not game.contenders
+        and seated.current.player_kind == PlayerKind.COMPUTER
+    )
 
 
 @transaction.atomic

@@ -56,6 +56,13 @@ class Game(models.Model):
     # Seconds a player on another device may stay idle on turn before others may skip them
     # (``None``: no limit, nobody is skipped).
     turn_limit = models.PositiveIntegerField(null=True, blank=True)
+    # Roll for first (RULES.md): while ``contenders`` lists seat indexes, those players each
+    # throw five dice (``first_rolls``: seat index -> dice, this round of the draw); the highest
+    # total starts at ``first_seat`` and play passes on in seating order from there.
+    roll_for_first = models.BooleanField(default=False)
+    contenders = models.JSONField(default=list, blank=True)
+    first_rolls = models.JSONField(default=dict, blank=True)
+    first_seat = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -207,6 +214,7 @@ class MoveAction(models.TextChoices):
     SCORE = "score", "Score"
     UNDO = "undo", "Undo"  # the scoring logged just before it is taken back
     RESIGN = "resign", "Resign"
+    FIRST = "first", "Roll for first"
     SKIP = "skip", "Skip"  # an idle player's turn, scored as a zero (rules.skipped_box)
 
 

@@ -47,6 +47,7 @@ GAME_ACTIONS = (
     "skip",
     "resign",
     "computer",
+    "first",
     "abandon_page",
 )
 _ANY_ID = 123456789
@@ -246,6 +247,9 @@ def describe_move(move: Move, *, names: bool) -> str:
     prefix = f"{move.seat.display_name}: " if names else ""
     if move.action == MoveAction.UNDO:
         return f"{prefix}Took back {move.points} in {rules.Box(move.box).label}"
+    if move.action == MoveAction.FIRST:
+        dice = tuple(move.dice)
+        return f"{prefix}Rolled for first: {rules.describe_dice(dice)} = {sum(dice)}"
     if move.action == MoveAction.RESIGN:
         return f"{prefix}Resigned"
     if move.action == MoveAction.SKIP:
@@ -275,6 +279,28 @@ def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str]
         "text": f"New high score — #{rank} {selectors.PERIOD_PHRASES[period]}!",
         "period": period,
     }
+
+
+def first_draw(seated: SeatedGame, viewer: User) -> dict[str, Any] | None:
+    """The draw for first while it lasts: each contender's dice and total so far, and whether
+    the viewer has a throw to make (their own seat, or a guest's at their screen)."""
+    game = seated.game
+    if not (game.is_in_progress and game.contenders):
+        return None
+    rows, mine = [], False
+    for index in game.contenders:
+        seat = seated.seats[index]
+        dice = game.first_rolls.get(str(index))
+        mine = mine or (dice is None and seat.played_by(viewer.pk))
+        rows.append(
+            {
+                "name": seat.display_name,
+                "dice": rules.describe_dice(dice) if dice else "",
+                "total": sum(dice) if dice else None,
+            }
+        )
+    tie = len(game.contenders) < len(seated.seats)
+    return {"rows": rows, "mine": mine, "tie": tie}
 
 
 def _undo(game: Game, seated: SeatedGame, viewer: User) -> str:
@@ -328,9 +354,12 @@ def game_context(
     turn = game.turn() if game.is_in_progress else rules.Turn()
     on_turn = game.is_in_progress and seat.played_by(viewer.pk)
     several = len(seated.seats) > 1
+    draw = first_draw(seated, viewer)
     computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
     players = standings(seated, viewer=viewer) if several else []
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
+    if draw is not None:
+        turn_of = "Roll for first"
     dice = turn.dice or ()
     legal = rules.legal_moves(kind, dice, sheet.cards) if on_turn and dice else {}
     joker = any(rules.joker_applies(dice, card, kind=kind) for card in sheet.cards)
@@ -374,13 +403,15 @@ def game_context(
         "turn_of": turn_of,
         # Someone else moves next on another device: the page follows the game by itself.
         "computer_turn": computer_turn,
+        "draw": draw,
         # Another device's player on turn, in a game with a time limit: others may skip them.
         "skippable": game.is_in_progress
         and game.turn_limit is not None
         and seat.player_kind == PlayerKind.HUMAN
         and not seat.played_by(viewer.pk),
         "turn_limit": TURN_LIMITS.get(game.turn_limit or 0, ""),
-        "live": game.is_in_progress and not on_turn and not computer_turn,
+        # (During the draw for first everyone watches the others' throws come in.)
+        "live": game.is_in_progress and not computer_turn and (not on_turn or draw is not None),
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, live, rules, selectors, strategy
+from games import advice, first_roll, live, rules, selectors, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import (
     TURN_LIMITS,
@@ -48,12 +48,16 @@ def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
         raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
     if game.status != GameStatus.IN_PROGRESS:
         raise GameNotInProgress("This game is over.")
+    if game.contenders:
+        raise NotYourTurn("Everyone rolls for first before play begins.")
     seat = seated.current
     if not seat.played_by(user.pk):
         raise NotYourTurn(f"It is {seat.display_name}'s turn.")
     return seat
 
 
+FIRST_FIELDS = ("contenders", "first_rolls", "first_seat", "current_seat")
+"""What the draw for first changes in the game row."""
 TURN_FIELDS = ("dice", "held", "rolls_used", "undo")
 """What a roll or the end of a turn changes in the game row (a roll ends any undo)."""
 
@@ -148,6 +152,7 @@ def start_game(
     kind: str = rules.CLASSIC.key,
     guests: Sequence[str] = (),
     computers: Sequence[str] = (),
+    roll_for_first: bool = False,
 ) -> Game:
     """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them
     and then the ``computers`` (strategy names).
@@ -161,9 +166,12 @@ def start_game(
     if 1 + len(names) + len(bots) > MAX_SEATS:
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     used_trial_game = licensing.use_trial_game(user=owner)
-    game = Game.objects.create(owner=owner, kind=rules_kind.key)
+    game = Game.objects.create(owner=owner, kind=rules_kind.key, roll_for_first=roll_for_first)
     host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
-    Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
+    seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
+    if roll_for_first and len(seats) > 1:
+        first_roll.begin(SeatedGame(game=game, seats=seats))
+        game.save(update_fields=[*FIRST_FIELDS, "version"])
     return game
 
 
@@ -189,6 +197,7 @@ def open_game(
     invites: int = 0,
     open_seats: int = 0,
     turn_limit: int | None = None,
+    roll_for_first: bool = False,
 ) -> Game:
     """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
     the lobby. It waits for players until the host starts it; with no seat offered it is an
@@ -196,7 +205,13 @@ def open_game(
     if invites < 0 or open_seats < 0:
         raise BadGuests("The number of seats offered cannot be negative.")
     if invites + open_seats == 0:
-        return start_game(owner=owner, kind=kind, guests=guests, computers=computers)
+        return start_game(
+            owner=owner,
+            kind=kind,
+            guests=guests,
+            computers=computers,
+            roll_for_first=roll_for_first,
+        )
     names = guest_names(guests, owner=owner)
     bots = computer_seats(computers)
     if 1 + len(names) + len(bots) + invites + open_seats > MAX_SEATS:
@@ -206,7 +221,11 @@ def open_game(
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
     game = Game.objects.create(
-        owner=owner, kind=rules.KINDS[kind].key, status=GameStatus.WAITING, turn_limit=turn_limit
+        owner=owner,
+        kind=rules.KINDS[kind].key,
+        status=GameStatus.WAITING,
+        turn_limit=turn_limit,
+        roll_for_first=roll_for_first,
     )
     host = _new_seat(game, 0, str(owner), user=owner)
     Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
@@ -308,9 +327,11 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
         keep.append(seat)
     Seat.objects.bulk_update(keep, ["used_trial_game"])
     _close_ranks(keep)
+    seated = replace(seated, seats=keep)
     seated.game.status = GameStatus.IN_PROGRESS
-    _save_game(seated.game, "status")
-    return replace(seated, seats=keep)
+    first_roll.begin(seated)
+    _save_game(seated.game, "status", *FIRST_FIELDS)
+    return seated
 
 
 @transaction.atomic
@@ -448,13 +469,14 @@ def _end_turn(seated: SeatedGame) -> None:
     game.set_turn(rules.Turn())
     playing = [s for s in seated.seats if not s.resigned]
     if playing and not all(s.sheet(kind).is_complete for s in playing):
-        count, current = len(seated.seats), game.current_seat
+        count, current, first = len(seated.seats), game.current_seat, game.first_seat
         following = next(
             i
             for i in ((current + step) % count for step in range(1, count + 1))
             if not seated.seats[i].resigned
         )
-        if following <= current:
+        # A round ends when the turn comes round past the seat that went first.
+        if (following - first) % count <= (current - first) % count:
             game.round += 1
         game.current_seat = following
     if not playing:

@@ -41,6 +41,7 @@ from accounts.models import TRIAL_GAMES, User
 from games import charts, live, room_views, rules, selectors, services
 from games.computer import play as play_computer
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
+from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, TURN_LIMITS, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
     game_context,
@@ -247,6 +248,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
             invites=invites,
             open_seats=open_seats,
             turn_limit=limit,
+            roll_for_first=request.POST.get("roll_for_first") == "1",
         )
     except services.BadGuests as exc:
         return _dashboard(request, guests=guests, guest_error=str(exc), status=400)
@@ -353,6 +355,12 @@ def _to(request: AuthedRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)
+
+
+@game_action
+def first(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    """Throw for first (for each seat the player plays that has still to throw)."""
+    return roll_for_first(game_id=game_id, user=request.user, version=_version(request))
 
 
 @game_action

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from games import views
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, settle
 
 pytestmark = pytest.mark.browser
@@ -18,8 +20,19 @@ FOLLOWS_WITHIN_MS = 5000  # polled every second; generous for a loaded CI machin
 
 
 def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
-    new_context: Callable[..., BrowserContext], site: str, problems: BrowserProblems
+    new_context: Callable[..., BrowserContext],
+    site: str,
+    problems: BrowserProblems,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The live server runs in this process: Alice's throw for first is five 6s, Bob's five 1s.
+    real_throw = views.roll_for_first
+
+    def scripted_throw(**kwargs: Any) -> Any:
+        face = 6 if kwargs["user"].username == "alice" else 1
+        return real_throw(**kwargs, dice_source=lambda n: (face,) * n)
+
+    monkeypatch.setattr(views, "roll_for_first", scripted_throw)
     make_player("alice", "Alice")
     make_player("bob", "Bob")
     host: Page = problems.watch(new_context()).new_page()
@@ -30,6 +43,7 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
     # The host offers a seat to a friend and passes on the link.
     host.get_by_text("Play online").click()
     host.get_by_label("Friends to invite by link").select_option("1")
+    host.get_by_label("Roll for first").check()
     host.get_by_role("button", name="Start a game of Classic Yahtzee").click()
     expect(host.get_by_role("heading", level=1)).to_have_text(
         "Classic Yahtzee: waiting for players"
@@ -47,7 +61,17 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
     # The host's waiting room shows Bob by itself, and the host starts.
     expect(host.locator(".waiting-players")).to_contain_text("Bob", timeout=FOLLOWS_WITHIN_MS)
     host.get_by_role("button", name="Start the game").click()
-    expect(host).to_have_title(re.compile(r"^Your turn! — Round 1 of 13"))
+
+    # Both roll for first, each on their own device; each sees the other's dice.
+    expect(host).to_have_title(re.compile(r"^Roll for first"))
+    host.get_by_role("button", name="Roll for first").click()
+    expect(host.locator(".first-draw")).to_contain_text("Waiting for the others to roll.")
+    expect(friend).to_have_title(re.compile(r"^Roll for first"), timeout=FOLLOWS_WITHIN_MS)
+    expect(friend.locator(".first-draw")).to_contain_text("6, 6, 6, 6, 6 = 30")
+    friend.get_by_role("button", name="Roll for first").click()
+    expect(host).to_have_title(
+        re.compile(r"^Your turn! — Round 1 of 13"), timeout=FOLLOWS_WITHIN_MS
+    )
 
     # Bob's page leaves the waiting room by itself; it is Alice's turn, Bob cannot roll.
     expect(friend).to_have_title(
@@ -78,6 +102,10 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
     option = host.locator("button.score-option:not(.is-zero)").first  # no zero to confirm
     label = option.get_attribute("data-box-label")
     post(host, "/score/", option.click)
+    # She takes it back (nothing new seen yet) and scores it again.
+    post(host, "/undo/", host.get_by_role("button", name=re.compile(r"^Undo: ")).click)
+    expect(host.locator(".move-log")).to_contain_text("Took back")
+    post(host, "/score/", host.locator("button.score-option:not(.is-zero)").first.click)
     expect(friend).to_have_title(
         re.compile(r"^Your turn! — Round 1 of 13"), timeout=FOLLOWS_WITHIN_MS
     )
