@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.cache import cache
@@ -222,9 +223,14 @@ def server_env() -> dict[str, str]:
     """This process's environment (DEBUG, keys, the database, the cache), pointed at the very
     database this process uses."""
     env = dict(os.environ)
+    name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
-        env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
+        env["SQLITE_PATH"] = name
         env.pop("DATABASE_URL", None)
+    elif url := env.get("DATABASE_URL"):
+        # The same server, this very database (a test run's is not the one the URL names).
+        parts = urlsplit(url)
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
     return env
 
 
