@@ -39,7 +39,7 @@ from accounts.models import TRIAL_GAMES, User
 from games import charts, live, rules, selectors, services
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind
-from games.presenters import game_context, high_scores_context, home_preview
+from games.presenters import dashboard_rows, game_context, high_scores_context, home_preview
 from games.selectors import SeatedGame
 
 
@@ -185,7 +185,7 @@ def dashboard(request: AuthedRequest) -> HttpResponse:
     shown = _whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     games = selectors.dashboard(user=user, open_shown=shown)
     licence = licensing.licence_of(user)
-    context = {
+    context = dashboard_rows(games) | {
         "games": games,
         "more_url": f"?open={shown + OPEN_PAGE}",
         "kinds": KIND_CHOICES,
