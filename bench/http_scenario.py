@@ -237,7 +237,8 @@ def server_env() -> dict[str, str]:
 @contextmanager
 def gunicorn(port: int, *, workers: int = WORKERS) -> Iterator[subprocess.Popen[bytes]]:
     """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz."""
-    log = Path(settings.BASE_DIR) / "var" / "bench-gunicorn.log"
+    # A log of its own per run (a test may serve at the same time); kept only if it says anything.
+    log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     command = [
         sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
@@ -263,6 +264,8 @@ def gunicorn(port: int, *, workers: int = WORKERS) -> Iterator[subprocess.Popen[
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+    if log.stat().st_size == 0:
+        log.unlink()
 
 
 def wait_healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
