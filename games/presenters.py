@@ -311,7 +311,7 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
     finished_rows = []
     for item in games.finished:
         game = item.game
-        when = timezone.template_localtime(game.finished_at or game.updated_at)
+        when = timezone.localtime(game.finished_at or game.updated_at)
         finished_rows.append(
             {
                 "url": play.replace(str(_ANY_ID), str(game.pk)),
