@@ -74,6 +74,7 @@ class Outcome:
     queries: dict[str, list[int]]  # every count seen, per type
     targets: list[tuple[load.Target, float, bool]]  # target, value, met
     shared_cache: bool
+    load_average: tuple[float, float]  # the machine's 1-minute load, before and after
 
     @property
     def errors(self) -> int:
@@ -336,10 +337,10 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             load.ClientPlan(**{**base.__dict__, "game_id": game_id, "etag": etag})
             for game_id in prepared.games[:clients]
         ]
-        started = time.perf_counter()
+        started, load_before = time.perf_counter(), os.getloadavg()[0]
         with multiprocessing.get_context("fork").Pool(clients) as pool:
             per_client = pool.map(load.drive, plans)
-        took = time.perf_counter() - started
+        took, load_after = time.perf_counter() - started, os.getloadavg()[0]
     samples = [sample for taken in per_client for sample in taken]
     console.line(f"  {len(samples):,} requests timed in {took:.1f} s")
     numbers = load.figures(samples, clients=clients)
@@ -357,6 +358,7 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
         queries=queries,
         targets=checked,
         shared_cache=cached,
+        load_average=(load_before, load_after),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import statistics
 from collections.abc import Sequence
@@ -188,6 +189,7 @@ def http_section(outcome: Outcome) -> dict[str, Any]:
         "clients": outcome.clients,
         "seconds": outcome.seconds,
         "shared_cache": outcome.shared_cache,
+        "load_average": [round(x, 2) for x in outcome.load_average],
         "requests": rows,
         "targets": [
             {
@@ -291,7 +293,9 @@ def print_http(outcome: Outcome, console: Console) -> None:
     cache = "Redis: sessions and game versions shared" if outcome.shared_cache else "local memory"
     console.line(
         f"HTTP on {connection.vendor} (cache: {cache}): gunicorn {outcome.workers} sync "
-        f"workers, {outcome.clients} clients, {outcome.seconds:g} s, all types interleaved"
+        f"workers, {outcome.clients} clients, {outcome.seconds:g} s, all types interleaved; "
+        f"load average {outcome.load_average[0]:.1f} -> {outcome.load_average[1]:.1f} on "
+        f"{os.cpu_count()} CPUs"
     )
     header = (
         f"{'request':<24} {'requests':>8} {'req/s':>8} {'mean ms':>8} {'p95 ms':>8} "
