@@ -27,7 +27,7 @@ help:
 	@echo "make test-postgres - the suite (no browser) on PostgreSQL at POSTGRES_URL"
 	@echo "make strategy - compute the perfect-play table (make run does it first)"
 	@echo "make dev    - Django's development server with DEBUG on"
-	@echo "make bench  - fill a million games and time the high-score pages (SQLite, PostgreSQL)"
+	@echo "make bench  - fill a million games, time the high-score pages and the game over HTTP"
 	@echo "make lint   - ruff, mypy"
 
 check-python:
@@ -82,10 +82,15 @@ test-postgres: $(VENV)/.dev
 # A million finished games in a separate database, then the high-score and statistics pages
 # timed next to a trivial page: on SQLite, then on PostgreSQL when one answers at BENCH_POSTGRES_URL.
 # Pages render as in production (DEBUG off), so they need the static files' manifest: the bench
-# collects its own, into a STATIC_ROOT of its own, and runs from a fresh clone.
+# collects its own, into a STATIC_ROOT of its own, and runs from a fresh clone. Then the game
+# over HTTP: gunicorn under load from client processes, every request type interleaved, against
+# the front page (BENCH_ARGS=--no-http skips it; --http-seconds N sets its length).
 BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
 	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
+# The PostgreSQL bench shares sessions and game versions in Redis when one answers here (a
+# database number of the bench's own: the bench flushes it).
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/11
 bench: $(VENV)/.dev
 	install -d -m 0700 var
 	$(BENCH_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
@@ -95,8 +100,13 @@ bench: $(VENV)/.dev
 		c = psycopg.connect(base + '/postgres', autocommit=True, connect_timeout=3); \
 		c.execute('SELECT 1 FROM pg_database WHERE datname = %s', (name,)).fetchone() \
 		or c.execute('CREATE DATABASE ' + name)" "$(BENCH_POSTGRES_URL)" 2>/dev/null; then \
+		redis=$$($(BIN)/python -c "import redis, sys; \
+			redis.Redis.from_url(sys.argv[1], socket_connect_timeout=2).ping()" \
+			"$(BENCH_REDIS_URL)" 2>/dev/null && echo "REDIS_URL=$(BENCH_REDIS_URL)") || \
+			echo "Redis not reachable at $(BENCH_REDIS_URL): PostgreSQL bench without it."; \
 		$(BENCH_ENV) DATABASE_URL=$(BENCH_POSTGRES_URL) $(BIN)/python manage.py migrate -v0 && \
-		$(BENCH_ENV) DATABASE_URL=$(BENCH_POSTGRES_URL) $(BIN)/python manage.py bench $(BENCH_ARGS); \
+		$(BENCH_ENV) DATABASE_URL=$(BENCH_POSTGRES_URL) env $$redis \
+			$(BIN)/python manage.py bench $(BENCH_ARGS); \
 	else echo "PostgreSQL not reachable at $(BENCH_POSTGRES_URL): its bench is skipped."; fi
 
 lint: $(VENV)/.dev

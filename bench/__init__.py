@@ -5,7 +5,9 @@
 - ``cards``: plausible finished score cards, built and totalled by ``games.rules``
 - ``fill``: the bench accounts, games, seats and scores, written straight into the tables
 - ``tables``: the fast writes, index drop and rebuild, and statistics under ``fill``
-- ``scenarios``: what is timed (today the pages, requested in this process)
+- ``scenarios``: what is timed in this process (the pages)
+- ``http_scenario``: the site under load over HTTP (gunicorn, its players and sessions, the
+  targets); ``load``: its client processes, their parsing of the answers, and the maths
 - ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
 - ``runner``: one run, from the safety check to the verdict
 """

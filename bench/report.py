@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import statistics
 from collections.abc import Sequence
@@ -22,6 +23,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from bench import load
+from bench.http_scenario import Outcome
 from bench.output import Console
 from bench.scenarios import PLAIN, TRIVIAL, Dataset, Page
 
@@ -141,6 +144,7 @@ def results(
     requests_per_page: int,
     pages: list[dict[str, Any]],
     failures: list[str],
+    http: dict[str, Any] | None = None,
 ) -> Results:
     return {
         "vendor": connection.vendor,
@@ -156,6 +160,49 @@ def results(
         "pages": pages,
         "failures": failures,
         "ok": not failures,
+        "http": http,
+    }
+
+
+def http_section(outcome: Outcome) -> dict[str, Any]:
+    """The HTTP scenario's figures for the results file."""
+    rows = []
+    for kind, got in outcome.figures.items():
+        seen = outcome.queries.get(kind, [])
+        rows.append(
+            {
+                "key": kind,
+                "title": load.TITLES.get(kind, kind),
+                "requests": got.requests,
+                "requests_per_second": round(got.rate, 1),
+                "mean_ms": round(got.mean_ms, 3),
+                "p95_ms": round(got.p95_ms, 3),
+                "ratio_to_front": round(got.ratio, 3),
+                "errors": got.errors,
+                "statuses": {str(k): v for k, v in got.statuses.items()},
+                "queries": max(seen) if seen else None,
+                "queries_seen": sorted(set(seen)),
+            }
+        )
+    return {
+        "server": f"gunicorn, {outcome.workers} sync workers",
+        "clients": outcome.clients,
+        "seconds": outcome.seconds,
+        "shared_cache": outcome.shared_cache,
+        "load_average": [round(x, 2) for x in outcome.load_average],
+        "requests": rows,
+        "targets": [
+            {
+                "key": target.kind,
+                "what": target.what,
+                "target": target.describe(),
+                "value": round(value, 3),
+                "met": met,
+            }
+            for target, value, met in outcome.targets
+        ],
+        "targets_met": all(met for _, _, met in outcome.targets),
+        "errors": outcome.errors,
     }
 
 
@@ -238,6 +285,45 @@ def print_pages(
             shown = row.get("my_rank")
             text = f"#{shown[0]} with {shown[1]}" if shown else "no rank shown"
             console.line(f"Logged-in top ten shows: You: {text}")
+    console.line()
+
+
+def print_http(outcome: Outcome, console: Console) -> None:
+    """The HTTP scenario's table, then its targets, each met or missed."""
+    cache = "Redis: sessions and game versions shared" if outcome.shared_cache else "local memory"
+    console.line(
+        f"HTTP on {connection.vendor} (cache: {cache}): gunicorn {outcome.workers} sync "
+        f"workers, {outcome.clients} clients, {outcome.seconds:g} s, all types interleaved; "
+        f"load average {outcome.load_average[0]:.1f} -> {outcome.load_average[1]:.1f} on "
+        f"{os.cpu_count()} CPUs"
+    )
+    header = (
+        f"{'request':<24} {'requests':>8} {'req/s':>8} {'mean ms':>8} {'p95 ms':>8} "
+        f"{'x front':>7} {'errors':>6} {'queries':>7}"
+    )
+    console.line(header)
+    console.line("-" * len(header))
+    for kind, got in outcome.figures.items():
+        seen = sorted(set(outcome.queries.get(kind, [])))
+        queries = _range(seen) if seen else "-"
+        console.line(
+            f"{load.TITLES.get(kind, kind):<24} {got.requests:>8} {got.rate:>8.1f} "
+            f"{got.mean_ms:>8.2f} {got.p95_ms:>8.2f} {got.ratio:>7.2f} {got.errors:>6} "
+            f"{queries:>7}"
+        )
+    console.line(
+        "req/s: clients / mean latency, what this run's clients would get asking for that type "
+        "alone;\nx front: that rate over the front page's, in the same run (its mean over this "
+        "mean); queries: counted in process."
+    )
+    for target, value, met in outcome.targets:
+        title = load.TITLES.get(target.kind, target.kind)
+        shown = f"{value:.2f}×" if target.what == "ratio" else f"{value:g} queries"
+        line = f"  {'met   ' if met else 'MISSED'} {title}: {shown} (target {target.describe()})"
+        (console.success if met else console.warning)(line)
+    for kind, got in outcome.figures.items():
+        if got.errors:
+            console.failure(f"ERRORS: {load.TITLES.get(kind, kind)} answered {got.statuses}")
     console.line()
 
 

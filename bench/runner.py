@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench import fill, report, scenarios, tables
+from bench import fill, http_scenario, report, scenarios, tables
 from bench.output import BenchError, Console
 from games.models import Score
 
@@ -24,10 +24,15 @@ class Options:
     json_path: str | None = None  # None: var/bench-<vendor>.json
     explain: bool = False  # print the query plans
     no_fail: bool = False  # report a page over its limits but end without an error
+    http: bool = True  # the HTTP scenario: gunicorn, client processes, every request type
+    http_seconds: float = 40.0  # its timed seconds (after a second of warm-up)
+    http_clients: int = 2  # its client processes (as many as gunicorn's workers: no queueing)
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
             raise BenchError("--games must be at least --players, and --players at least 1.")
+        if self.http_seconds <= 0 or self.http_clients < 1:
+            raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
     @property
     def warmup_rounds(self) -> int:
@@ -42,6 +47,8 @@ def run(options: Options, console: Console) -> report.Results:
     """
     fill.check_safe(force=options.force)
     report.print_setup(console)
+    http_scenario.flush_shared_cache(console)
+    http_scenario.clear(console)  # what a run killed midway left
 
     # Never measure without an index the models declare (a fill killed midway drops some).
     tables.restore_indexes(fill.FILLED, console)
@@ -66,6 +73,16 @@ def run(options: Options, console: Console) -> report.Results:
     numbers = report.figures(pages)
     failures = report.over_limits(pages, numbers)
 
+    # The HTTP scenario: the site under load from outside, the moves next to the front page.
+    http = None
+    if options.http:
+        http = http_scenario.run(
+            seconds=options.http_seconds,
+            clients=options.http_clients,
+            seed=options.seed,
+            console=console,
+        )
+
     results = report.results(
         dataset=dataset,
         fill_seconds=fill_seconds,
@@ -73,8 +90,11 @@ def run(options: Options, console: Console) -> report.Results:
         requests_per_page=options.requests,
         pages=report.page_rows(pages, numbers),
         failures=failures,
+        http=report.http_section(http) if http else None,
     )
     report.print_pages(pages, numbers, results, console)
+    if http:
+        report.print_http(http, console)
     if options.explain:
         report.print_plans(pages, console)
     path = report.write_json(results, options.json_path)
@@ -82,4 +102,6 @@ def run(options: Options, console: Console) -> report.Results:
     report.print_verdict(failures, console)
     if failures and not options.no_fail:
         raise BenchError("the top-ten page is over its limits (see above)")
+    if http and http.errors and not options.no_fail:
+        raise BenchError(f"{http.errors} HTTP request(s) answered with an unexpected status")
     return results

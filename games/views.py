@@ -44,6 +44,7 @@ from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, TURN_LIMITS, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
+    dashboard_rows,
     game_context,
     game_urls,
     high_scores_context,
@@ -205,7 +206,7 @@ def _dashboard(
     games = selectors.dashboard(user=user, open_shown=shown)
     licence = licensing.licence_of(user)
     typed = list(guests)[: services.MAX_GUESTS]
-    context = {
+    context = dashboard_rows(games) | {
         "games": games,
         "more_url": f"?open={shown + OPEN_PAGE}",
         "kinds": KIND_CHOICES,

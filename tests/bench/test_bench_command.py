@@ -15,7 +15,7 @@ from games.models import Game, Score, Seat
 
 pytestmark = pytest.mark.django_db
 
-TINY = ["--games", "300", "--players", "20", "--requests", "5", "--warmup", "2"]
+TINY = ["--games", "300", "--players", "20", "--requests", "5", "--warmup", "2", "--no-http"]
 
 
 def bench(tmp_path: Path, *args: str) -> tuple[str, dict]:

@@ -1,5 +1,6 @@
 """`manage.py bench`: fill a bench database with finished games, then time the high-score and
-statistics pages against the trivial page. The work lives in the top-level ``bench`` package;
+statistics pages against the trivial page and, unless ``--no-http``, the game's requests under
+load over HTTP against the front page. The work lives in the top-level ``bench`` package;
 this command only reads the flags and calls ``bench.run``."""
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import bench
 class Command(BaseCommand):
     help = (
         "Fill the database with bench players and finished games (unless it holds enough), "
-        "then time the high-score and statistics pages against the trivial page."
+        "then time the high-score and statistics pages against the trivial page, and the "
+        "game's requests over HTTP (gunicorn) against the front page."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -37,6 +39,18 @@ class Command(BaseCommand):
             action="store_true",
             help="report a page over its limits but exit 0 all the same",
         )
+        parser.add_argument(
+            "--no-http",
+            dest="http",
+            action="store_false",
+            help="skip the HTTP scenario (gunicorn under load from client processes)",
+        )
+        parser.add_argument(
+            "--http-seconds", type=float, default=defaults.http_seconds, help="its timed seconds"
+        )
+        parser.add_argument(
+            "--http-clients", type=int, default=defaults.http_clients, help="client processes"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -51,6 +65,9 @@ class Command(BaseCommand):
                 json_path=opts["json_path"],
                 explain=opts["explain"],
                 no_fail=opts["no_fail"],
+                http=opts["http"],
+                http_seconds=opts["http_seconds"],
+                http_clients=opts["http_clients"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:

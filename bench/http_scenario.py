@@ -1,0 +1,370 @@
+"""The HTTP scenario: the site served by gunicorn as in production, loaded from client processes
+with every request type interleaved, next to the front page of a signed-in player.
+
+``prepare`` makes two registered ``bench-http-…`` players in the bench database: a mover, who
+plays (its games started through ``games.services``, one of them left unchanged for the 304
+check), and a dashboard player with 300 unfinished and 5,000 finished games (the finished ones
+written as ``bench.fill`` writes them). Their sessions and a CSRF secret are made without timing.
+``run`` serves the site with gunicorn on a free port, drives it from ``bench.load`` clients, and
+counts each type's queries in this process (``django.test.Client``, same database and cache).
+``clear`` takes the players and their games out again, so the page figures never see them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, connections, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts import licensing
+from accounts.models import User
+from bench import fill, load, tables
+from bench.cards import card_pool
+from bench.output import BenchError, Console
+from bench.scenarios import allowed_host
+from games import rules, services
+from games.models import Game, Seat
+
+PREFIX = f"{fill.PREFIX}http-"
+MOVER = f"{PREFIX}mover"
+DASHBOARD_PLAYER = f"{PREFIX}dashboard"
+OPEN_GAMES = 300
+FINISHED_GAMES = 5_000
+WORKERS = 2
+HTMX = {"HX-Request": "true"}
+BATCH = "bench-http"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    mover: User
+    dashboard: User
+    games: list[int]  # one game of the mover's per client process, then one to count queries
+    unchanged: int  # the mover's game fetched again and again, never changed
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the scenario measured, for the report."""
+
+    seconds: float
+    clients: int
+    workers: int
+    figures: dict[str, load.TypeFigures]
+    queries: dict[str, list[int]]  # every count seen, per type
+    targets: list[tuple[load.Target, float, bool]]  # target, value, met
+    shared_cache: bool
+    load_average: tuple[float, float]  # the machine's 1-minute load, before and after
+
+    @property
+    def errors(self) -> int:
+        return sum(f.errors for f in self.figures.values())
+
+
+def shared_cache() -> bool:
+    """Whether the cache is one every worker shares (Redis): sessions and versions live there."""
+    return bool(settings.GAME_VERSIONS_IN_CACHE)
+
+
+# --- The data ---------------------------------------------------------------------------------
+
+
+def clear(console: Console | None = None) -> None:
+    """Delete the HTTP scenario's players and every game they own (and nothing else)."""
+    players = User.objects.filter(username__startswith=PREFIX)
+    if not players.exists():
+        return
+    owned = Game.objects.filter(owner__in=players).values("id")
+    dependants = [r.related_model for r in Game._meta.related_objects]
+    dependants.sort(key=lambda model: model is Seat)
+    with transaction.atomic():
+        for model in dependants:
+            model._base_manager.filter(game_id__in=owned)._raw_delete(connection.alias)
+        Game.objects.filter(id__in=owned)._raw_delete(connection.alias)
+        players.delete()
+    if console:
+        console.line("  cleared the HTTP scenario's players and games")
+
+
+def registered_player(username: str, display_name: str) -> User:
+    """A new account registered with a serial, as a player would (mint, then redeem)."""
+    user = User.objects.create_user(
+        username=username, display_name=display_name, email="", password=None
+    )
+    user.confirm_zero = False  # a zero is scored at once, as the player chose in their options
+    user.save(update_fields=["confirm_zero"])
+    serial = licensing.mint_serials(count=1, batch_name=BATCH)[0]
+    licensing.redeem_serial(user=user, text=serial, client_ip="127.0.0.1")
+    return user
+
+
+def finished_games(user: User, count: int, *, seed: int, console: Console) -> None:
+    """``count`` finished games of ``user``'s, with seats and scores, as ``bench.fill`` writes."""
+    rng = random.Random(seed)
+    now = timezone.now().replace(microsecond=0)
+    pools = {
+        rules.CLASSIC: card_pool(rng, rules.CLASSIC, 1_000),
+        rules.TRIPLE: card_pool(rng, rules.TRIPLE, 200),
+    }
+    rows = fill.GameRows(rng, now, pools, {user.pk: user.display_name})
+    ages = sorted((rng.random() * 30 * 86400 + 86400 for _ in range(count)), reverse=True)
+    owners = [user.pk] * count
+    fill.insert_games(rows, owners, ages, time.perf_counter(), console)
+    tables.reset_sequences(fill.FILLED)
+
+
+def prepare(*, clients: int, seed: int, console: Console) -> Prepared:
+    started = time.perf_counter()
+    clear()
+    mover = registered_player(MOVER, "Bench Mover")
+    dashboard = registered_player(DASHBOARD_PLAYER, "Bench Dashboard")
+    finished_games(dashboard, FINISHED_GAMES, seed=seed, console=console)
+    with transaction.atomic():
+        for _ in range(OPEN_GAMES):
+            services.start_game(owner=dashboard, kind=rules.CLASSIC.key)
+        games = [services.start_game(owner=mover).pk for _ in range(clients + 1)]
+        unchanged = services.start_game(owner=mover).pk
+    tables.analyze(fill.FILLED)
+    # An open game was just left: the dashboard's newest games are open ones, the rest finished.
+    open_count = Seat.objects.filter(user=dashboard, game_over=False).count()
+    over_count = Seat.objects.filter(user=dashboard, game_over=True).count()
+    if (open_count, over_count) != (OPEN_GAMES, FINISHED_GAMES):
+        raise BenchError(f"dashboard player has {open_count} open, {over_count} over games")
+    console.line(
+        f"  players {mover.username} (plays) and {dashboard.username} ({OPEN_GAMES} open, "
+        f"{FINISHED_GAMES:,} finished games) ready in {time.perf_counter() - started:.1f} s"
+    )
+    return Prepared(mover=mover, dashboard=dashboard, games=games, unchanged=unchanged)
+
+
+def session_cookie(user: User) -> str:
+    """A session for ``user``, as ``Client.force_login`` makes one; its cookie's value."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def cookie_header(session_key: str, csrf_secret: str) -> str:
+    session, csrf = settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME
+    return f"{session}={session_key}; {csrf}={csrf_secret}"
+
+
+# --- Queries, counted in this process ---------------------------------------------------------
+
+
+def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]]:
+    """Every type's query count, ``rounds`` times, through ``django.test.Client``."""
+    host = allowed_host()
+    mover = Client(HTTP_HOST=host)
+    mover.force_login(prepared.mover)
+    viewer = Client(HTTP_HOST=host)
+    viewer.force_login(prepared.dashboard)
+    counts: dict[str, list[int]] = {kind: [] for kind in load.TYPES if kind != load.NEW_GAME}
+    game_id, version = prepared.games[-1], 0
+    unchanged = f"/play/{prepared.unchanged}/"
+    first = mover.get(unchanged, headers=HTMX)
+    etag = first.headers.get("ETag", "")
+
+    def counted(kind: str, expected: int, call: Any) -> Any:
+        with CaptureQueriesContext(connection) as captured:
+            response = call()
+        if response.status_code != expected:
+            raise BenchError(f"{kind} answered {response.status_code} in process, not {expected}")
+        counts[kind].append(len(captured.captured_queries))
+        return response
+
+    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
+    for _ in range(rounds):
+        counted(load.FRONT, 200, lambda: mover.get("/"))
+        form: dict[str, Any] = {"version": version, "held": []}
+        answer = counted(load.ROLL, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
+        text = answer.content.decode()
+        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
+        answer = counted(load.SCORE, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
+        version = load.version_of(answer.content.decode()) or 0
+        counted(
+            load.NOT_MODIFIED,
+            304,
+            lambda: mover.get(unchanged, headers=HTMX | {"If-None-Match": etag}),
+        )
+        counted(load.DASHBOARD, 200, lambda: viewer.get("/play/"))
+    return counts
+
+
+# --- gunicorn -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def server_env() -> dict[str, str]:
+    """This process's environment (DEBUG, keys, the database, the cache), pointed at the very
+    database this process uses."""
+    env = dict(os.environ)
+    name = str(connection.settings_dict["NAME"])
+    if connection.vendor == "sqlite":
+        env["SQLITE_PATH"] = name
+        env.pop("DATABASE_URL", None)
+    elif url := env.get("DATABASE_URL"):
+        # The same server, this very database (a test run's is not the one the URL names).
+        parts = urlsplit(url)
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
+    return env
+
+
+@contextmanager
+def gunicorn(port: int, *, workers: int = WORKERS) -> Iterator[subprocess.Popen[bytes]]:
+    """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz."""
+    # A log of its own per run (a test may serve at the same time); kept only if it says anything.
+    log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+        "--forwarded-allow-ips", "", "--log-level", "warning",
+    ]  # fmt: skip
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            command,
+            cwd=settings.BASE_DIR,
+            env=server_env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            wait_healthy(port, server, log)
+            yield server
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    if log.stat().st_size == 0:
+        log.unlink()
+
+
+def wait_healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    url = f"http://127.0.0.1:{port}/healthz"
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise BenchError(f"gunicorn ended ({server.returncode}); see {log}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise BenchError(f"gunicorn did not answer {url} within 60 s; see {log}")
+
+
+def first_etag(port: int, plan: load.ClientPlan) -> str:
+    """The unchanged game's ETag, from a first full GET over HTTP."""
+    client = load.Client(plan)
+    answer = client.request(
+        "setup", "GET", plan.unchanged_url, cookie=plan.cookie, headers=HTMX, read=True
+    )
+    etag = answer.headers.get("etag", "")
+    if answer.status != 200 or not etag:
+        raise BenchError(f"{plan.unchanged_url} answered {answer.status} with no ETag")
+    return etag
+
+
+# --- The run ----------------------------------------------------------------------------------
+
+
+def run(*, seconds: float, clients: int, seed: int, console: Console) -> Outcome:
+    """Prepare, serve, load, count; the players cleared again whatever happens."""
+    console.line(
+        f"HTTP scenario: gunicorn ({WORKERS} sync workers), {clients} client processes, "
+        f"{seconds:g} s, every request type interleaved ..."
+    )
+    try:
+        prepared = prepare(clients=clients, seed=seed, console=console)
+        return measure(prepared, seconds=seconds, clients=clients, console=console)
+    finally:
+        clear()
+
+
+def measure(prepared: Prepared, *, seconds: float, clients: int, console: Console) -> Outcome:
+    csrf_secret = secrets.token_hex(16)  # 32 characters, as Django's own secrets
+    mover_cookie = cookie_header(session_cookie(prepared.mover), csrf_secret)
+    viewer_cookie = cookie_header(session_cookie(prepared.dashboard), csrf_secret)
+    queries = count_queries(prepared)
+    port = free_port()
+    connections.close_all()  # the client processes are forked: no connection shared with them
+    with gunicorn(port):
+        base = load.ClientPlan(
+            host="127.0.0.1",
+            port=port,
+            host_header=allowed_host(),
+            cookie=mover_cookie,
+            csrf_token=csrf_secret,
+            dashboard_cookie=viewer_cookie,
+            game_id=0,
+            unchanged_url=f"/play/{prepared.unchanged}/",
+            etag="",
+            seconds=seconds,
+        )
+        etag = first_etag(port, base)
+        plans = [
+            load.ClientPlan(**{**base.__dict__, "game_id": game_id, "etag": etag})
+            for game_id in prepared.games[:clients]
+        ]
+        started, load_before = time.perf_counter(), os.getloadavg()[0]
+        with multiprocessing.get_context("fork").Pool(clients) as pool:
+            per_client = pool.map(load.drive, plans)
+        took, load_after = time.perf_counter() - started, os.getloadavg()[0]
+    samples = [sample for taken in per_client for sample in taken]
+    console.line(f"  {len(samples):,} requests timed in {took:.1f} s")
+    numbers = load.figures(samples, clients=clients)
+    cached = shared_cache()
+    checked = []
+    for target in load.targets(vendor=connection.vendor, shared_cache=cached):
+        ratio = target.what == "ratio"
+        value = numbers[target.kind].ratio if ratio else max(queries[target.kind])
+        checked.append((target, value, target.met(value)))
+    return Outcome(
+        seconds=seconds,
+        clients=clients,
+        workers=WORKERS,
+        figures=numbers,
+        queries=queries,
+        targets=checked,
+        shared_cache=cached,
+        load_average=(load_before, load_after),
+    )
+
+
+def flush_shared_cache(console: Console) -> None:
+    """Empty a shared (Redis) cache before a run: versions cached by an earlier run of ids
+    since reused would answer 304s for games that moved on."""
+    if shared_cache():
+        cache.clear()
+        console.line(f"Shared cache flushed ({settings.CACHES['default']['LOCATION']}).")

@@ -1,0 +1,45 @@
+"""`manage.py bench` with its HTTP scenario, for two seconds against a live gunicorn (a few seconds
+in all): every request type answers as it should and lands in the table and the JSON."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import User
+from bench import http_scenario
+
+# Committed data: gunicorn's workers read the test database through connections of their own.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TINY = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1"]
+
+
+def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
+    tmp_path: Path,
+) -> None:
+    out = StringIO()
+    path = tmp_path / "bench.json"
+
+    call_command(
+        "bench", *TINY, "--http-seconds", "2", "--json", str(path), "--no-fail", stdout=out
+    )
+
+    printed, http = out.getvalue(), json.loads(path.read_text())["http"]
+    rows = {row["key"]: row for row in http["requests"]}
+    assert {"front", "roll", "score", "not_modified", "dashboard"} <= set(rows)
+    for key in ("front", "roll", "score", "not_modified", "dashboard"):
+        assert rows[key]["requests"] > 0 and rows[key]["errors"] == 0, rows[key]
+        assert 0 < rows[key]["mean_ms"] <= rows[key]["p95_ms"]
+        assert rows[key]["queries"] is not None
+    assert rows["not_modified"]["statuses"] == {"304": rows["not_modified"]["requests"]}
+    assert rows["front"]["ratio_to_front"] == 1.0
+    assert rows["not_modified"]["queries"] <= 2
+    assert {target["key"] for target in http["targets"]} >= {"roll", "score", "dashboard"}
+    assert "Unchanged game, 304" in printed and "x front" in printed
+    # The scenario's players and games are gone again: the pages never see them.
+    assert not User.objects.filter(username__startswith=http_scenario.PREFIX).exists()
