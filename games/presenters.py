@@ -17,7 +17,7 @@ from django.utils import formats, timezone
 from django.utils.timesince import timesince
 
 from accounts.models import User
-from games import rules, selectors, strategy
+from games import card_html, rules, selectors, strategy
 from games.models import (
     KIND_CHOICES,
     TURN_LIMITS,
@@ -89,8 +89,11 @@ def _dice(turn: rules.Turn) -> list[dict[str, Any]]:
     return dice
 
 
-def _rows(sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool) -> list[dict[str, Any]]:
+def _rows(
+    sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool, *, score_url: str
+) -> list[dict[str, Any]]:
     rows = []
+    multi = len(sheet.cards) > 1
     for box in rules.CATEGORIES:
         cells = []
         for column, card in enumerate(sheet.cards):
@@ -104,7 +107,8 @@ def _rows(sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool) -> lis
                     "forbidden": rolled and filled is None and option is None,
                 }
             )
-        rows.append({**_BOX_WORDS[box], "cells": cells})
+        html = card_html.row(box, cells, score_url=score_url, multi=multi)
+        rows.append({**_BOX_WORDS[box], "cells": cells, "html": html})
     return rows
 
 
@@ -357,6 +361,7 @@ def game_context(
     on_turn = game.is_in_progress and seat.played_by(viewer.pk)
     several = len(seated.seats) > 1
     draw = first_draw(seated, viewer)
+    urls = game_urls(game.pk)
     computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
     players = standings(seated, viewer=viewer) if several else []
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
@@ -383,7 +388,7 @@ def game_context(
         "can_roll": on_turn and rules.can_roll(turn),
         "can_hold": on_turn and turn.has_rolled and turn.rolls_left > 0,
         "can_hint": on_turn and turn.has_rolled,
-        "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled),
+        "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled, score_url=urls["score"]),
         "columns": _column_totals(sheet),
         "multi_column": kind.columns > 1,
         "yahtzee_bonuses": sheet.yahtzee_bonuses,
@@ -445,7 +450,7 @@ def game_context(
         ),
         "boxes": rules.CATEGORIES,
         "limits": LIMITS,
-        "urls": game_urls(game.pk),
+        "urls": urls,
     }
 
 
