@@ -530,7 +530,7 @@ def test_visitor_pages_pass_axe(page: Page, site: str, problems: BrowserProblems
 
 @pytest.mark.parametrize("theme", THEMES)
 def test_player_pages_pass_axe(
-    page: Page, site: str, problems: BrowserProblems, theme: str
+    page: Page, site: str, problems: BrowserProblems, theme: str, strategy_ready: Any
 ) -> None:
     problems.allow(r"status of 400")  # the serial with a typo is answered 400, rightly
     user = make_player(f"{theme}_player", f"{theme.title()} Player")
@@ -575,6 +575,28 @@ def test_player_pages_pass_axe(
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator(".bonus-earned")).to_have_text("35")
     audit("game-over", tab=True)
+
+    page.goto(f"{site}/play/{joker_id}/analysis/0/")
+    expect(page.get_by_role("heading", name="Every decision")).to_be_visible()
+    audit("analysis")
+
+    # Playing together: a game with a guest and a computer, a hint, the waiting room, the lobby
+    # and an invitation.
+    several = services.start_game(owner=user, guests=["Ann"], computers=["good"]).pk
+    roll_now(several, user, 4, 4, 4, 1, 2)
+    page.goto(f"{site}/play/{several}/")
+    post(page, "/hint/", lambda: page.keyboard.press("Shift+H"))
+    expect(page.locator(".hint-sentence")).to_be_visible()
+    audit("game-several-hint", tab=True)
+    room = services.open_game(owner=user, guests=["Ann"], invites=1, open_seats=1)
+    page.goto(f"{site}/play/{room.pk}/")
+    audit("waiting-room", tab=True)
+    host = make_player(f"{theme}_host", f"{theme.title()} Host")
+    theirs = services.open_game(owner=host, open_seats=1)
+    page.goto(f"{site}/play/lobby/")
+    audit("lobby")
+    page.goto(f"{site}/play/join/{theirs.invitations.get().token}/")
+    audit("join")
 
     triple_id = services.start_game(owner=user, kind="triple").pk
     roll_now(triple_id, user, 4, 4, 4, 2, 6)
