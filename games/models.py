@@ -63,6 +63,10 @@ class Game(models.Model):
     contenders = models.JSONField(default=list, blank=True)
     first_rolls = models.JSONField(default=dict, blank=True)
     first_seat = models.PositiveSmallIntegerField(default=0)
+    # The game the players went on to after this one ("Rematch"), once someone asked for it.
+    rematch = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -183,6 +187,10 @@ class Invitation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     token = models.CharField(max_length=64, unique=True)
     open_to_all = models.BooleanField(default=False)
+    # A seat kept for one account (a rematch's): nobody else can take it.
+    for_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     # A player who leaves before the start frees the seat: the invitation is open again.
     seat = models.OneToOneField(
         Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitation"

@@ -40,6 +40,7 @@ LIMITS = {
 
 
 GAME_ACTIONS = (
+    "rematch",
     "play",
     "roll",
     "hint",
@@ -309,6 +310,10 @@ def first_draw(seated: SeatedGame, viewer: User) -> dict[str, Any] | None:
     return {"rows": rows, "mine": mine, "tie": tie}
 
 
+def _accounts(seated: SeatedGame) -> int:
+    return sum(1 for s in seated.seats if s.user_id is not None)
+
+
 def _undo(game: Game, seated: SeatedGame, viewer: User) -> str:
     """What the viewer may take back now ("25 in Full House"), or nothing."""
     before = game.undo
@@ -349,6 +354,7 @@ def game_context(
     message: str = "",
     confirm: dict[str, Any] | None = None,
     hint: dict[str, Any] | None = None,
+    rematch: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything the game page shows, for ``viewer``; ``high_scores`` as
     ``selectors.high_score_entries`` gives them for a finished game, ``moves`` the latest
@@ -417,8 +423,11 @@ def game_context(
         and seat.player_kind == PlayerKind.HUMAN
         and not seat.played_by(viewer.pk),
         "turn_limit": TURN_LIMITS.get(game.turn_limit or 0, ""),
-        # (During the draw for first everyone watches the others' throws come in.)
-        "live": game.is_in_progress and not computer_turn and (not on_turn or draw is not None),
+        # (During the draw for first everyone watches the others' throws come in; after the
+        # game, the players of several accounts wait for a rematch to be offered.)
+        "live": (game.is_in_progress and not computer_turn and (not on_turn or draw is not None))
+        or (not game.is_in_progress and game.rematch_id is None and _accounts(seated) > 1),
+        "rematch_possible": not game.is_in_progress and _accounts(seated) > 1,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,
@@ -434,6 +443,7 @@ def game_context(
         "message": message,
         "confirm": confirm,
         "hint": hint,
+        "rematch": rematch,
         "undo": _undo(game, seated, viewer),
         "hints_used": seat.hints,
         "announcement": " ".join(

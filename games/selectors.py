@@ -26,6 +26,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -197,6 +198,23 @@ def game_record(seat: Seat) -> strategy.GameRecord:
         elif move.action == MoveAction.SKIP:
             raise NoRecord("A skipped turn cannot be graded: this game has no analysis.")
     return strategy.GameRecord(tuple(turns), kind=rules.KINDS[seat.game.kind])
+
+
+def rematch_link(game: Game, viewer: User) -> tuple[str, str] | None:
+    """Where the viewer goes for the rematch of ``game``, if one was asked for: into the new
+    game when they sit there already, or to the seat kept for them."""
+    if game.rematch_id is None:
+        return None
+    play = reverse("games:play", kwargs={"game_id": game.rematch_id})
+    if Seat.objects.filter(game_id=game.rematch_id, user=viewer).exists():
+        return play, "Go to the rematch"
+    kept = Invitation.objects.filter(
+        game_id=game.rematch_id, for_user=viewer, seat__isnull=True, revoked_at__isnull=True
+    ).values_list("token", flat=True)
+    token = next(iter(kept), None)
+    if token is None:
+        return None
+    return reverse("games:join", kwargs={"token": token}), "Accept the rematch"
 
 
 def has_moves(game: Game) -> bool:

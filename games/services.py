@@ -264,6 +264,8 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("The host has withdrawn this invitation.")
     if invitation.seat_id is not None:
         raise InvitationError("Someone else has taken this seat.")
+    if invitation.for_user_id is not None and invitation.for_user_id != user.pk:
+        raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)
     last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
     seat = _new_seat(game, last[0] + 1, str(user), user=user)
@@ -271,6 +273,48 @@ def join_game(*, token: str, user: User) -> Game:
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
     _save_game(game)
+    return game
+
+
+@transaction.atomic
+def rematch(*, game_id: int, user: User) -> Game:
+    """The same players again, same kind and settings: a new game waiting for them, with a seat
+    kept for each other account (they accept from the old game's page). Whoever asks first
+    hosts it; asking again, by anyone, leads to the same game."""
+    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    old = seated.game
+    if old.rematch_id is not None:
+        return Game.objects.get(pk=old.rematch_id)
+    if old.status not in (GameStatus.FINISHED, GameStatus.ABANDONED):
+        raise GameNotInProgress("A rematch follows a game that is over.")
+    others = [s for s in seated.seats if s.user_id not in (None, user.pk)]
+    if not others:
+        raise rules.IllegalMove("Nobody else to play again with: start a new game.")
+    licensing.check_can_start(user=user)
+    hosting = old.owner_id == user.pk
+    guests = [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST]
+    game = Game.objects.create(
+        owner=user,
+        kind=old.kind,
+        status=GameStatus.WAITING,
+        turn_limit=old.turn_limit,
+        roll_for_first=old.roll_for_first,
+    )
+    computers = [
+        (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
+    ]
+    Seat.objects.bulk_create(
+        [
+            _new_seat(game, 0, str(user), user=user),
+            *_guest_and_computer_seats(game, guests if hosting else [], computers),
+        ]
+    )
+    Invitation.objects.bulk_create(
+        Invitation(game=game, token=secrets.token_urlsafe(32), for_user_id=seat.user_id)
+        for seat in others
+    )
+    old.rematch = game
+    _save_game(old, "rematch")
     return game
 
 

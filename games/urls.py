@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:game_id>/hint/", views.hint, name="hint"),
     path("<int:game_id>/undo/", views.undo, name="undo"),
     path("<int:game_id>/first/", views.first, name="first"),
+    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("<int:game_id>/analysis/<int:position>/", review_views.analysis, name="analysis"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
     path("<int:game_id>/skip/", views.skip, name="skip"),

@@ -124,6 +124,9 @@ def render_game(
         message=message,
         confirm=confirm,
         hint=hint,
+        rematch=selectors.rematch_link(seated.game, request.user)
+        if seated.game.rematch_id
+        else None,
     )
     template = "games/play.html#game" if request.htmx else "games/play.html"
     response = render(request, template, context, status=status)
@@ -356,6 +359,17 @@ def _to(request: AuthedRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)
+
+
+@game_action
+def rematch(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
+    """The same players again: a new game waiting for them (or the one already offered)."""
+    try:
+        game = services.rematch(game_id=game_id, user=request.user)
+    except licensing.LicenceError as exc:
+        messages.info(request, str(exc))
+        return _to(request, reverse("accounts:serial"))
+    return _to(request, reverse("games:play", kwargs={"game_id": game.pk}))
 
 
 @game_action
