@@ -15,7 +15,7 @@ from games import advice, rules, selectors, strategy
 from games.errors import GameNotInProgress
 from games.models import GameStatus, PlayerKind
 from games.selectors import SeatedGame
-from games.services import TURN_FIELDS, _end_turn, _log, _save_game
+from games.services import TURN_FIELDS, _end_turn, _log, _save_game, match_of, scoring_of
 
 
 def on_turn(seated: SeatedGame) -> bool:
@@ -62,8 +62,8 @@ def _step(seated: SeatedGame) -> SeatedGame:
         _log(game, seat, game.round, record)
         return replace(seated, record=record)
     played_round = game.round
-    sheet, scoring = rules.score(sheet, turn, action.box, action.column)
-    seat.set_sheet(sheet)
-    _end_turn(seated)
+    after, scored = match_of(seated).score(game.current_seat, action.box, action.column)
+    scoring = scoring_of(scored)
+    _end_turn(seated, after)
     _log(game, seat, played_round, scoring)
     return replace(seated, record=scoring)

@@ -452,8 +452,8 @@ def score_box(
     seat = _check_turn(seated, user=user, version=version)
     game = seated.game
     played_round = game.round
-    sheet = seat.sheet(game.rules_kind)
-    if confirm_zero and rules.verify_score(sheet, game.turn(), box, column) == 0:
+    match = match_of(seated)
+    if confirm_zero and match.verify_score(game.current_seat, box, column) == 0:
         raise ZeroNeedsConfirmation(seated, box, column)
     before = {
         "seat": game.current_seat,
@@ -465,10 +465,10 @@ def score_box(
         "rolls_used": game.rolls_used,
         "round": game.round,
     }
-    sheet, record = rules.score(sheet, game.turn(), box, column)
-    seat.set_sheet(sheet)
+    after, scored = match.score(game.current_seat, box, column)
+    record = scoring_of(scored)
     game.undo = before | {"box": record.box, "column": record.column, "points": record.points}
-    _end_turn(seated)
+    _end_turn(seated, after)
     _log(game, seat, played_round, record)
     return replace(seated, record=record)
 
@@ -507,29 +507,52 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     return seated
 
 
-def _end_turn(seated: SeatedGame) -> None:
-    """Pass the dice to the next seat; finish the game when every card is full."""
+def scoring_of(scored: rules.Scored) -> rules.Scoring:
+    """A Match's ``Scored`` event as the log and the pages read a scoring."""
+    return rules.Scoring(
+        column=scored.column,
+        box=scored.box,
+        points=scored.points,
+        yahtzee_bonus=scored.yahtzee_bonus,
+        dice=scored.dice,
+        joker=scored.joker,
+        upper_bonus=scored.upper_bonus,
+    )
+
+
+def match_of(seated: SeatedGame) -> rules.Match:
+    """The game in play as the pure rules see it: every seat's sheet and state, who went
+    first, the seat on turn and its turn. (The ``Move`` table keeps the log.)"""
+    game, kind = seated.game, seated.game.rules_kind
+    count = len(seated.seats)
+    return rules.Match(
+        kind=kind,
+        sheets=tuple(seat.sheet(kind) for seat in seated.seats),
+        states=tuple(
+            rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING
+            for seat in seated.seats
+        ),
+        phase=rules.MatchPhase.PLAYING,
+        first=game.first_seat,
+        current=game.current_seat,
+        turn=game.turn(),
+        first_rolls=(None,) * count,
+    )
+
+
+def _end_turn(seated: SeatedGame, after: rules.Match) -> None:
+    """Save what the Match made of the turn's end: the next seat on turn and its round, or
+    the end of the game (finished, every card full; or abandoned, nobody left)."""
     game, seat, kind = seated.game, seated.current, seated.game.rules_kind
-    game.set_turn(rules.Turn())
-    playing = [s for s in seated.seats if not s.resigned]
-    if playing and not all(s.sheet(kind).is_complete for s in playing):
-        count, current, first = len(seated.seats), game.current_seat, game.first_seat
-        following = next(
-            i
-            for i in ((current + step) % count for step in range(1, count + 1))
-            if not seated.seats[i].resigned
-        )
-        # A round ends when the turn comes round past the seat that went first.
-        if (following - first) % count <= (current - first) % count:
-            game.round += 1
-        game.current_seat = following
-    if not playing:
-        # Everyone has resigned: the game ends as abandoned, with no score for anyone.
+    for s, sheet in zip(seated.seats, after.sheets, strict=True):
+        s.set_sheet(sheet)
+    game.set_turn(after.turn)
+    if after.phase is rules.MatchPhase.ABANDONED:
         game.undo, game.status, game.finished_at = None, GameStatus.ABANDONED, timezone.now()
         for s in seated.seats:
             s.game_over = True
         Seat.objects.bulk_update(seated.seats, ["game_over"])
-    elif all(s.sheet(kind).is_complete for s in playing):
+    elif after.phase is rules.MatchPhase.FINISHED:
         game.undo = None  # the result is entered at once: the game's last box is final
         game.status = GameStatus.FINISHED
         game.finished_at = timezone.now()
@@ -542,6 +565,8 @@ def _end_turn(seated: SeatedGame) -> None:
         )
         _record_scores(seated)
     else:
+        assert after.current is not None
+        game.current_seat, game.round = after.current, after.round
         seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
     _save_game(game, *TURN_FIELDS, "current_seat", "round", "status", "finished_at")
 
@@ -598,11 +623,13 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
         raise rules.IllegalMove("You have resigned from this game already.")
     if sum(1 for s in seated.seats if not s.resigned) < 2:
         raise rules.IllegalMove("You are the last player left: abandon the game instead.")
+    on_turn = seated.current.pk == mine.pk
+    after, _ = match_of(seated).resign(seated.seats.index(mine))
     mine.resigned, mine.game_over = True, True
     mine.save(update_fields=["resigned", "game_over"])
-    if seated.current.pk == mine.pk:
+    if on_turn:
         game.undo = None
-        _end_turn(seated)  # their dice are put aside unscored
+        _end_turn(seated, after)  # their dice are put aside unscored
     else:
         _save_game(game)
     _log_seat_event(game, mine, MoveAction.RESIGN)
@@ -631,13 +658,13 @@ def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
         raise rules.IllegalMove(
             f"{seat.display_name} has {wait} more second{'s' if wait != 1 else ''} to play."
         )
-    column, box = rules.skipped_box(seat.sheet(game.rules_kind))
-    cards = [dict(card) for card in seat.cards]
-    cards[column][rules.Box(box).value] = 0
-    seat.cards = cards
+    mine = seated.seat_of(user)
+    if mine is None or mine.resigned:
+        raise rules.IllegalMove("Only a player still in the game can skip another.")
+    after, skipped = match_of(seated).skip(game.current_seat, by=seated.seats.index(mine))
     game.undo = None
-    _end_turn(seated)
-    _log_seat_event(game, seat, MoveAction.SKIP, column=column, box=rules.Box(box).value, points=0)
+    _end_turn(seated, after)
+    _log_seat_event(game, seat, MoveAction.SKIP, column=skipped.column, box=skipped.box, points=0)
     return seated
 
 

@@ -60,6 +60,9 @@ class BadInput(Exception):
 
 
 ERROR_STATUS: dict[type[Exception], int] = {
+    # The Match's refusals that mean "not now" (before IllegalMove, which they refine).
+    rules.OutOfTurn: 409,
+    rules.MatchOver: 409,
     BadInput: 400,
     rules.IllegalMove: 400,
     StaleGame: 409,
