@@ -15,7 +15,7 @@ from games import advice, rules, selectors, strategy
 from games.errors import GameNotInProgress
 from games.models import GameStatus, PlayerKind
 from games.selectors import SeatedGame
-from games.services import TURN_FIELDS, _end_turn, _log, _save_game, match_of, scoring_of
+from games.services import TURN_FIELDS, _end_turn, _log, _save_game, scoring_of
 
 
 def on_turn(seated: SeatedGame) -> bool:
@@ -62,7 +62,7 @@ def _step(seated: SeatedGame) -> SeatedGame:
         _log(game, seat, game.round, record)
         return replace(seated, record=record)
     played_round = game.round
-    after, scored = match_of(seated).score(game.current_seat, action.box, action.column)
+    after, scored = seated.match().score(game.current_seat, action.box, action.column)
     scoring = scoring_of(scored)
     _end_turn(seated, after)
     _log(game, seat, played_round, scoring)

@@ -187,9 +187,9 @@ def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
     """Every player's card in short, in seating order: name, total, boxes filled, on turn;
     with, once the game is finished, who won (shared wins on equal totals)."""
     game, kind = seated.game, seated.game.rules_kind
-    sheets = [seat.sheet(kind) for seat in seated.seats]
-    best = max(sheet.grand_total for sheet in sheets)
-    finished = game.status == GameStatus.FINISHED
+    match = seated.match()
+    sheets = match.sheets
+    winners = set(match.winners)  # equal totals share the win; a resigned seat never wins
     return [
         {
             "name": seat.display_name,
@@ -199,9 +199,10 @@ def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
             "on_turn": game.is_in_progress and seat.position == game.current_seat,
             "you": seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk,
             "guest": seat.player_kind == PlayerKind.GUEST,
-            "winner": finished and sheet.grand_total == best,
+            "winner": position in winners,
+            "resigned": seat.resigned,
         }
-        for seat, sheet in zip(seated.seats, sheets, strict=True)
+        for position, (seat, sheet) in enumerate(zip(seated.seats, sheets, strict=True))
     ]
 
 

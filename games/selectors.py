@@ -64,6 +64,26 @@ class SeatedGame:
     def seat_of(self, user: User) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
+    def match(self) -> rules.Match:
+        """The game in play as the pure rules see it: every seat's sheet and state, who went
+        first, the seat on turn and its turn (the ``Move`` table keeps the log). Services act
+        on it; presenters read the standings from it."""
+        game, kind = self.game, self.game.rules_kind
+        finished = game.status == GameStatus.FINISHED
+        return rules.Match(
+            kind=kind,
+            sheets=tuple(seat.sheet(kind) for seat in self.seats),
+            states=tuple(
+                rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING
+                for seat in self.seats
+            ),
+            phase=rules.MatchPhase.FINISHED if finished else rules.MatchPhase.PLAYING,
+            first=game.first_seat,
+            current=None if finished else game.current_seat,
+            turn=game.turn(),
+            first_rolls=(None,) * len(self.seats),
+        )
+
 
 def games_of(user: User) -> QuerySet[Game]:
     """The games ``user`` is seated in: the only ones they may see or act on."""

@@ -452,7 +452,7 @@ def score_box(
     seat = _check_turn(seated, user=user, version=version)
     game = seated.game
     played_round = game.round
-    match = match_of(seated)
+    match = seated.match()
     if confirm_zero and match.verify_score(game.current_seat, box, column) == 0:
         raise ZeroNeedsConfirmation(seated, box, column)
     before = {
@@ -517,26 +517,6 @@ def scoring_of(scored: rules.Scored) -> rules.Scoring:
         dice=scored.dice,
         joker=scored.joker,
         upper_bonus=scored.upper_bonus,
-    )
-
-
-def match_of(seated: SeatedGame) -> rules.Match:
-    """The game in play as the pure rules see it: every seat's sheet and state, who went
-    first, the seat on turn and its turn. (The ``Move`` table keeps the log.)"""
-    game, kind = seated.game, seated.game.rules_kind
-    count = len(seated.seats)
-    return rules.Match(
-        kind=kind,
-        sheets=tuple(seat.sheet(kind) for seat in seated.seats),
-        states=tuple(
-            rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING
-            for seat in seated.seats
-        ),
-        phase=rules.MatchPhase.PLAYING,
-        first=game.first_seat,
-        current=game.current_seat,
-        turn=game.turn(),
-        first_rolls=(None,) * count,
     )
 
 
@@ -624,7 +604,7 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     if sum(1 for s in seated.seats if not s.resigned) < 2:
         raise rules.IllegalMove("You are the last player left: abandon the game instead.")
     on_turn = seated.current.pk == mine.pk
-    after, _ = match_of(seated).resign(seated.seats.index(mine))
+    after, _ = seated.match().resign(seated.seats.index(mine))
     mine.resigned, mine.game_over = True, True
     mine.save(update_fields=["resigned", "game_over"])
     if on_turn:
@@ -661,7 +641,7 @@ def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     mine = seated.seat_of(user)
     if mine is None or mine.resigned:
         raise rules.IllegalMove("Only a player still in the game can skip another.")
-    after, skipped = match_of(seated).skip(game.current_seat, by=seated.seats.index(mine))
+    after, skipped = seated.match().skip(game.current_seat, by=seated.seats.index(mine))
     game.undo = None
     _end_turn(seated, after)
     _log_seat_event(game, seat, MoveAction.SKIP, column=skipped.column, box=skipped.box, points=0)
