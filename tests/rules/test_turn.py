@@ -83,6 +83,21 @@ def test_a_fourth_roll_is_refused() -> None:
         rules.roll(third_roll(), ScriptedThrows((1, 1, 1, 1, 1)))
 
 
+def test_with_exactly_one_roll_left_the_dice_may_be_rolled_once_more() -> None:
+    source = ScriptedThrows((1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
+    turn = rules.Turn()
+    for _ in range(2):
+        turn, _ = rules.roll(turn, source)
+    assert turn.rolls_left == 1
+    assert rules.can_roll(turn)
+    rules.verify_roll(turn)  # raises nothing
+
+    last, record = rules.roll(turn, ScriptedThrows((6, 6, 6, 6, 6)))
+
+    assert (last.dice, last.rolls_left, record.roll_number) == ((6,) * 5, 0, 3)
+    assert not rules.can_roll(last)
+
+
 def test_a_refused_roll_does_not_ask_the_source() -> None:
     source = ScriptedThrows()
     with pytest.raises(rules.NoRollsLeft):
@@ -230,7 +245,12 @@ def refuses_nothing(verify: Callable[..., object], *args: object) -> bool:
 
 @pytest.mark.parametrize(
     "turn",
-    [rules.Turn(), ROLLED, rules.Turn(dice=(1,) * 5, rolls_used=3)],
+    [
+        rules.Turn(),
+        ROLLED,
+        rules.Turn(dice=(1,) * 5, rolls_used=2),
+        rules.Turn(dice=(1,) * 5, rolls_used=3),
+    ],
 )
 def test_can_roll_agrees_with_verify_roll(turn: rules.Turn) -> None:
     assert rules.can_roll(turn) == refuses_nothing(rules.verify_roll, turn)
