@@ -97,6 +97,32 @@ def test_a_game_gives_its_trial_game_back_once_only(player: User, game: Game) ->
     assert trial_games_used(player) == 0
 
 
+def test_using_a_trial_game_counts_it_on_the_account_in_hand_too(player: User) -> None:
+    """The view shows the licence of the user it holds, without reading it again."""
+    licensing.use_trial_game(user=player)
+
+    assert player.trial_games_used == 1
+    assert licensing.licence_of(player).summary == "Trial: 4 of 5 games left"
+
+
+def test_with_one_trial_game_left_one_more_game_starts_and_then_none(
+    player: User, trial_left
+) -> None:
+    trial_left(player, 1)
+    licence = licensing.licence_of(player)
+    assert (licence.trial_games_left, licence.can_start_game) == (1, True)
+    assert licence.summary == "Trial: 1 of 5 games left"
+
+    assert licensing.use_trial_game(user=player) is True
+
+    assert player.trial_games_used == trial_games_used(player) == TRIAL_GAMES
+    licence = licensing.licence_of(player)
+    assert (licence.trial_games_left, licence.can_start_game) == (0, False)
+    assert licence.summary == "Trial: 0 of 5 games left"
+    with pytest.raises(licensing.TrialOver):
+        licensing.use_trial_game(user=player)
+
+
 def test_a_given_back_trial_game_can_start_another(player: User, trial_left) -> None:
     trial_left(player, 1)
     unplayed = services.start_game(owner=player)
