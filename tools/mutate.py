@@ -23,6 +23,7 @@ import ast
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -361,10 +362,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no tests are named for {unknown}; known: {', '.join(TARGETS)}")
     jobs = max(1, min(args.jobs, MAX_JOBS))
 
-    plan = {m: list(mutants(m, (ROOT / m).read_text())) for m in modules}
     if args.list:
-        for found in plan.values():
-            for mutant in found:
+        for module in modules:
+            for mutant in mutants(module, (ROOT / module).read_text()):
                 print(mutant.describe())
         return 0
 
@@ -376,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
             copy = scratch / f"worker{i}"
             _make_copy(copy, files)
             copies.put(copy)
+        # Mutants of the copied text, which later edits of the working tree cannot change.
+        plan = {m: list(mutants(m, (scratch / "worker0" / m).read_text())) for m in modules}
         scores: list[tuple[str, int, int]] = []
         for module, found in plan.items():
             scores.append(_mutate_module(module, found, copies, jobs))
@@ -383,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         for module, killed, total in scores:
             percent = 100 * killed / total if total else 100.0
             print(f"  {module:28} {killed:4} / {total:<4} {percent:5.1f}%")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # also on SIGTERM, see below
         print("\ninterrupted: the working tree was never touched", file=sys.stderr)
         return 130
     finally:
@@ -395,8 +397,8 @@ def _mutate_module(
     module: str, found: list[Mutant], copies: queue.Queue[Path], jobs: int
 ) -> tuple[str, int, int]:
     tests = TARGETS[module]
-    original = (ROOT / module).read_text()
     copy = copies.get()
+    original = (copy / module).read_text()  # as copied: the tree may have changed since
     try:
         outcome, seconds = _pytest(copy, tests, timeout=600)
     finally:
@@ -419,16 +421,24 @@ def _mutate_module(
 
     survivors = []
     killed = 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         for mutant, outcome in pool.map(run, found):
             if outcome == "passed":
                 survivors.append(mutant)
                 print(f"  survived  {mutant.describe()}", flush=True)
             else:
                 killed += 1
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on Ctrl-C: no new mutant starts
     print(f"{module}: {killed} of {len(found)} killed", flush=True)
     return module, killed, len(found)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _interrupt)
     sys.exit(main())
