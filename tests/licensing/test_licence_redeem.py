@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts import licensing, serials
 from accounts.client_ip import client_network
-from accounts.models import AttemptOutcome, RedemptionAttempt, Serial, User
+from accounts.models import AttemptOutcome, RedemptionAttempt, Serial, ThrottleKey, User
 from tests.licensing.licensing_support import ADDRESS, KNOWN, NOBODYS, OTHER, serial_from, typo_of
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +161,17 @@ def test_a_serial_that_registers_is_recorded_as_registered(
 
     assert outcomes() == [AttemptOutcome.REGISTERED]
     assert RedemptionAttempt.objects.get().user == player
+
+
+def test_a_look_up_locks_the_rows_of_its_account_and_its_address(player: User) -> None:
+    """Counting is serialised by locking one row per key: the rows must exist to be locked."""
+    with pytest.raises(licensing.SerialRefused):
+        redeem(player, NOBODYS)
+
+    assert set(ThrottleKey.objects.values_list("key", flat=True)) == {
+        f"user:{player.pk}",
+        f"ip:{client_network(ADDRESS)}",
+    }
 
 
 # --- Which tries count toward the limit (five an hour per account) ---------------------------

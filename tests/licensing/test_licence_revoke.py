@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.db import IntegrityError
 
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, Serial, User
@@ -95,3 +96,18 @@ def test_revoking_again_keeps_the_first_date(stock: Callable[..., Serial]) -> No
 
     serial.refresh_from_db()
     assert serial.revoked_at == first
+
+
+def test_a_revocation_that_fails_half_way_revokes_nothing(
+    player: User, register: Callable[..., Serial], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The account's update is refused by the database (more trial games used than exist):
+    the serial's revocation, written first, is rolled back with it."""
+    serial = register(player, KNOWN)
+    monkeypatch.setattr(licensing, "TRIAL_GAMES", TRIAL_GAMES + 1)
+
+    with pytest.raises(IntegrityError):
+        licensing.revoke_serial(serial=serial)
+
+    assert live(serial)
+    assert used(player) == 0

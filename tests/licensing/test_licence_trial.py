@@ -182,3 +182,18 @@ def test_a_registered_account_plays_on_when_its_trial_was_used_up(
     services.start_game(owner=player)
 
     assert Game.objects.filter(owner=player).count() == 1
+
+
+def test_giving_back_never_takes_the_count_below_zero(player: User) -> None:
+    licensing.give_back_trial_game(user_id=player.pk)
+
+    assert trial_games_used(player) == 0
+
+
+def test_giving_back_gives_to_that_account_only(player: User, make_user, trial_left) -> None:
+    bob = trial_left(make_user("bob"), 2)
+    trial_left(player, 2)
+
+    licensing.give_back_trial_game(user_id=player.pk)
+
+    assert (trial_games_used(player), trial_games_used(bob)) == (TRIAL_GAMES - 3, TRIAL_GAMES - 2)
