@@ -16,7 +16,14 @@ from django.utils import timezone
 
 from accounts import licensing, serials
 from accounts.client_ip import client_network
-from accounts.models import TRIAL_GAMES, AttemptOutcome, RedemptionAttempt, Serial, User
+from accounts.models import (
+    TRIAL_GAMES,
+    AttemptOutcome,
+    RedemptionAttempt,
+    Serial,
+    ThrottleKey,
+    User,
+)
 from games.models import Game
 from tests.licensing.licensing_support import ADDRESS, KNOWN, NEW_GAME_URL, SERIAL_URL, run_together
 
@@ -155,6 +162,11 @@ def test_parallel_failed_serials_cannot_all_take_the_last_try(
             created_at=timezone.now() - timedelta(minutes=5),
         )
         for _ in range(4)
+    )
+    # The rows those four tries created: only the lock taken on them keeps the guesses apart
+    # (a row being created would hold them apart by itself, through its unique index).
+    ThrottleKey.objects.bulk_create(
+        ThrottleKey(key=key) for key in (f"user:{player.pk}", f"ip:{client_network(ADDRESS)}")
     )
     guesses = [serials.new_serial() for _ in range(10)]
 
