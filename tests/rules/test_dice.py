@@ -80,3 +80,28 @@ def test_anything_else_is_refused_with_a_message_saying_what_is_needed(values: t
 def test_the_message_gives_the_count_that_was_asked_for() -> None:
     with pytest.raises(ValueError, match=r"^2 dice of 1 to 6 are needed, not \[True, 2\]$"):
         rules.validate_dice([True, 2], count=2)
+
+
+# --- What a screen reader says -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [(1, "one"), (2, "two"), (3, "three"), (4, "four"), (5, "five"), (6, "six")],
+)
+def test_each_face_has_its_name(value: int, name: str) -> None:
+    assert rules.face_name(value) == name
+
+
+def test_a_die_not_rolled_yet_says_so() -> None:
+    assert rules.face_name(None) == "not rolled yet"
+    assert rules.describe_die(1, None, held=False) == "Die 1 shows not rolled yet"
+
+
+def test_a_die_is_described_by_its_number_its_face_and_whether_it_is_held() -> None:
+    assert rules.describe_die(3, 5, held=True) == "Die 3 shows five, held"
+    assert rules.describe_die(5, 1, held=False) == "Die 5 shows one"
+
+
+def test_dice_are_listed_with_commas() -> None:
+    assert rules.describe_dice((6, 1, 3, 3, 2)) == "6, 1, 3, 3, 2"
