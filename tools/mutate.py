@@ -397,6 +397,9 @@ def _mutate_module(
     module: str, found: list[Mutant], copies: queue.Queue[Path], jobs: int
 ) -> tuple[str, int, int]:
     tests = TARGETS[module]
+    if not found:
+        print(f"{module}: no mutants", flush=True)
+        return module, 0, 0
     copy = copies.get()
     original = (copy / module).read_text()  # as copied: the tree may have changed since
     try:
