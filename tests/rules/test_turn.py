@@ -362,3 +362,35 @@ def test_a_box_short_of_63_records_no_upper_bonus() -> None:
     sheet = rules.Sheet(cards=({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15},))
     _, record = rules.score(sheet, first_roll(6, 6, 1, 1, 2), "sixes")
     assert record.upper_bonus == 0
+
+
+# --- Counting Yahtzees ------------------------------------------------------------------------
+
+
+def test_a_new_sheet_has_no_yahtzee_and_no_bonus() -> None:
+    sheet = rules.Sheet()
+
+    assert (sheet.yahtzees, sheet.yahtzee_bonuses, sheet.grand_total) == (0, 0, 0)
+    assert rules.Sheet(kind=rules.TRIPLE).yahtzees == 0
+
+
+@pytest.mark.parametrize(
+    ("card", "box"),
+    [
+        pytest.param({}, "yahtzee", id="in-its-box"),
+        pytest.param({"yahtzee": 0, "fours": 12}, "chance", id="over-a-zeroed-yahtzee"),
+        pytest.param({"yahtzee": 50}, "fours", id="as-a-joker"),
+    ],
+)
+def test_every_five_of_a_kind_scored_counts_as_a_yahtzee_wherever_it_goes(
+    card: dict[str, int], box: str
+) -> None:
+    sheet, _ = rules.score(rules.Sheet(cards=(card,)), first_roll(4, 4, 4, 4, 4), box)
+
+    assert sheet.yahtzees == 1
+
+
+def test_a_roll_that_is_no_five_of_a_kind_counts_no_yahtzee() -> None:
+    sheet, _ = rules.score(rules.Sheet(), first_roll(4, 4, 4, 4, 2), "chance")
+
+    assert (sheet.yahtzees, sheet.yahtzee_bonuses) == (0, 0)
