@@ -136,7 +136,15 @@ def test_holding_before_the_first_roll_is_refused() -> None:
 
 @pytest.mark.parametrize(
     "held",
-    [(True, False, True, False), (False,) * 6, (), (1, 0, 0, 0, 0), ("yes",) * 5, (None,) * 5],
+    [
+        (True, False, True, False),
+        (False,) * 6,
+        (),
+        (1, 0, 0, 0, 0),
+        (True, False, 1, False, False),  # one die said with a number among the booleans
+        ("yes",) * 5,
+        (None,) * 5,
+    ],
 )
 def test_a_malformed_hold_is_refused(held: tuple[object, ...]) -> None:
     with pytest.raises(rules.InvalidHold):
