@@ -123,6 +123,17 @@ def test_serials_are_kept_as_a_pinned_keyed_hash(settings: Any) -> None:
     )
 
 
+def test_alpha_is_primitive_its_powers_repeat_every_31() -> None:
+    """The proof in the module's docstring needs alpha of order 31: all 31 non-zero elements
+    are its powers, and alpha**(n + 31) == alpha**n for any n (weights and the inverse)."""
+    alpha = 0b00010
+    powers = [serials.gf_pow(alpha, n) for n in range(31)]
+
+    assert sorted(powers) == list(range(1, 32))
+    for n in range(100):
+        assert serials.gf_pow(alpha, n + 31) == serials.gf_pow(alpha, n), n
+
+
 # --- Every single typo is caught -------------------------------------------------------------
 
 
