@@ -8,6 +8,7 @@ A lost race is staged by doing the other request's write between the check and t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 
 import pytest
 from django.db import DatabaseError
@@ -224,3 +225,27 @@ def test_tries_still_being_looked_up_count_toward_the_limit(player: User) -> Non
 
     with pytest.raises(licensing.TooManyAttempts):
         redeem(player, NOBODYS)
+
+
+# --- How long to wait --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wait", "seconds", "words"),
+    [
+        (timedelta(seconds=-2), 1, "1 minute."),  # a clock a little behind: still a real wait
+        (timedelta(0), 1, "1 minute."),
+        (timedelta(seconds=0.2), 1, "1 minute."),
+        (timedelta(seconds=1.5), 2, "1 minute."),
+        (timedelta(seconds=60), 60, "1 minute."),
+        (timedelta(seconds=61), 61, "2 minutes."),
+        (timedelta(minutes=59, seconds=30), 3570, "60 minutes."),
+    ],
+)
+def test_the_wait_is_whole_seconds_and_minutes_rounded_up_never_zero(
+    wait: timedelta, seconds: int, words: str
+) -> None:
+    refused = licensing.TooManyAttempts(retry_after=wait)
+
+    assert refused.retry_after_seconds == seconds
+    assert str(refused).endswith(f"Please try again in {words}")
