@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from accounts import licensing
@@ -197,3 +199,10 @@ def test_giving_back_gives_to_that_account_only(player: User, make_user, trial_l
     licensing.give_back_trial_game(user_id=player.pk)
 
     assert (trial_games_used(player), trial_games_used(bob)) == (TRIAL_GAMES - 3, TRIAL_GAMES - 2)
+
+
+def test_a_licence_is_a_value_that_cannot_be_changed(player: User) -> None:
+    licence = licensing.licence_of(player)
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        licence.trial_games_used = 0  # type: ignore[misc]
