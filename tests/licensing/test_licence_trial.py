@@ -206,3 +206,13 @@ def test_a_licence_is_a_value_that_cannot_be_changed(player: User) -> None:
 
     with pytest.raises(dataclasses.FrozenInstanceError):
         licence.trial_games_used = 0  # type: ignore[misc]
+
+
+def test_a_registered_account_uses_no_trial_game_and_its_games_hold_none(
+    player: User, register
+) -> None:
+    register(player)
+
+    assert licensing.use_trial_game(user=player) is False
+    game = services.start_game(owner=player)
+    assert not game.seats.get().used_trial_game
