@@ -123,12 +123,14 @@ def test_a_look_up_that_fails_is_recorded_as_a_failed_try_and_the_error_goes_on(
     def broken(**kwargs: object) -> AttemptOutcome:
         raise DatabaseError("the connection was lost")
 
+    with pytest.raises(serials.SerialTypo):
+        redeem(player, typo_of(KNOWN))
     monkeypatch.setattr(licensing, "_claim", broken)
 
     with pytest.raises(DatabaseError, match="the connection was lost"):
         redeem(player)
 
-    assert outcomes() == [AttemptOutcome.UNKNOWN]
+    assert outcomes() == [AttemptOutcome.TYPO, AttemptOutcome.UNKNOWN]  # the earlier one kept
 
 
 # --- What each try records -------------------------------------------------------------------
