@@ -71,6 +71,16 @@ def test_held_dice_may_be_released_before_a_later_roll() -> None:
     assert (source.asked, turn.dice) == ([5, 3, 5], (6, 6, 1, 1, 1))
 
 
+def test_held_dice_stay_held_after_a_roll_until_released() -> None:
+    source = ScriptedThrows((5, 5, 1, 2, 3), (4, 4, 4), (6, 6, 6))
+    turn, _ = rules.roll(rules.Turn(), source)
+    turn, _ = rules.roll(rules.hold(turn, HOLD_FIRST_TWO), source)
+
+    assert turn.held == HOLD_FIRST_TWO
+    turn, _ = rules.roll(turn, source)  # no new hold: the same two stay
+    assert (source.asked, turn.dice, turn.held) == ([5, 3, 3], (5, 5, 6, 6, 6), HOLD_FIRST_TWO)
+
+
 def test_holding_all_five_rerolls_nothing_but_uses_a_roll() -> None:
     source = ScriptedThrows((2, 3, 4, 5, 6), ())
     turn, _ = rules.roll(rules.Turn(), source)
