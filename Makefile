@@ -19,7 +19,7 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 RUN_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY_FILE=var/secret_key \
 	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
 
-.PHONY: help run dev test test-postgres bench lint migrate strategy clean check-python
+.PHONY: help run dev test test-postgres bench lint mutation migrate strategy clean check-python
 
 help:
 	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
@@ -29,6 +29,7 @@ help:
 	@echo "make dev    - Django's development server with DEBUG on"
 	@echo "make bench  - fill a million games, time the high-score pages and the game over HTTP"
 	@echo "make lint   - ruff, mypy"
+	@echo "make mutation - mutation testing of the rules, serials and licensing (slow; not in CI)"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then \
@@ -113,6 +114,12 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/mypy
+
+# Mutation testing (tools/mutate.py): each module's mutants run against its tests in a private
+# copy of the repository, two at a time; prints the survivors and a score per module.
+# MUTATE_ARGS="accounts/serials.py --jobs 1" narrows it.
+mutation: $(VENV)/.dev
+	$(BIN)/python tools/mutate.py $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -311,6 +311,14 @@ def _count_and_admit(*, user: User, client_ip: str) -> RedemptionAttempt | timed
 
 
 def _claim(*, user: User, digest: str) -> AttemptOutcome:
+    checked = _check_claim(user=user, digest=digest)
+    if isinstance(checked, Serial):
+        return _take(user=user, serial=checked)
+    return checked
+
+
+def _check_claim(*, user: User, digest: str) -> Serial | AttemptOutcome:
+    """The serial ``user`` may take, or the outcome that says why not (read, nothing locked)."""
     with transaction.atomic():
         serial = Serial.objects.filter(digest=digest).first()
         if serial is None:
@@ -324,6 +332,11 @@ def _claim(*, user: User, digest: str) -> AttemptOutcome:
             return AttemptOutcome.USED
         if live_serial(user) is not None:
             return AttemptOutcome.ALREADY_REGISTERED
+    return serial
+
+
+def _take(*, user: User, serial: Serial) -> AttemptOutcome:
+    """Claim a serial that was free when checked; another request may have taken it since."""
     try:
         with transaction.atomic():
             claimed = Serial.objects.filter(

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -21,6 +22,11 @@ from games import selectors, services
 from games.models import Game, Score
 from games.strategy import Convention, StrategyTable, ensure_table
 from tests import factories
+
+# A loaded machine (CI, a mutation run sharing its cores) can take longer than hypothesis's
+# 200 ms per example, which is no failure of the code under test.
+hypothesis.settings.register_profile("suite", deadline=None)
+hypothesis.settings.load_profile("suite")
 
 DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client"}
 

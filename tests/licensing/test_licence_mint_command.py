@@ -7,7 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.db.models import Count
 
 from accounts import licensing, serials
@@ -122,3 +122,20 @@ def test_the_service_refuses_to_mint_nothing() -> None:
         licensing.mint_serials(count=0, batch_name="empty")
 
     assert not SerialBatch.objects.exists()
+
+
+def test_the_service_mints_a_single_serial() -> None:
+    (shown,) = licensing.mint_serials(count=1, batch_name="one")
+
+    assert Serial.objects.get().last4 == serials.parse(shown)[-4:]
+
+
+def test_a_mint_that_fails_leaves_no_batch_and_no_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two serials with one hash (as a broken generator would make): all or nothing."""
+    monkeypatch.setattr(licensing, "serial_digest", lambda canonical: "same digest")
+
+    with pytest.raises(IntegrityError):
+        licensing.mint_serials(count=2, batch_name="broken")
+
+    assert not SerialBatch.objects.exists()
+    assert not Serial.objects.exists()

@@ -6,6 +6,7 @@ the test's timing) decides who wins. These tests commit for real, hence ``transa
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -15,7 +16,14 @@ from django.utils import timezone
 
 from accounts import licensing, serials
 from accounts.client_ip import client_network
-from accounts.models import TRIAL_GAMES, AttemptOutcome, RedemptionAttempt, Serial, User
+from accounts.models import (
+    TRIAL_GAMES,
+    AttemptOutcome,
+    RedemptionAttempt,
+    Serial,
+    ThrottleKey,
+    User,
+)
 from games.models import Game
 from tests.licensing.licensing_support import (
     ADDRESS,
@@ -56,17 +64,52 @@ def test_two_accounts_racing_for_one_serial_register_exactly_one(
     assert serial.redeemed_by == winner
 
 
-def test_ten_accounts_racing_for_one_serial_register_exactly_one(
-    make_user: Callable[..., User], stock: Callable[..., Serial]
+def rendezvous(
+    monkeypatch: pytest.MonkeyPatch, name: str, parties: int, *, timeout: float, when=None
+) -> list[str]:
+    """Hold every call of ``licensing.<name>`` until ``parties`` calls wait there together.
+
+    The racers' worst interleaving, made certain: each has done everything before ``name``
+    before any goes on. Where the code under test serialises the racers (a lock held across
+    ``name``), they can never all meet: the first waits ``timeout`` seconds, the rendezvous
+    breaks, and from then on every call goes straight through, in the order the locks allow.
+    Returns how each call fared ("met" or "alone"), so a test can tell which it saw.
+    """
+    barrier = threading.Barrier(parties)
+    original = getattr(licensing, name)
+    fared: list[str] = []
+
+    def held(*args: object, **kwargs: object) -> object:
+        if when is None or when(*args, **kwargs):
+            try:
+                barrier.wait(timeout=timeout)
+                fared.append("met")
+            except threading.BrokenBarrierError:
+                fared.append("alone")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(licensing, name, held)
+    return fared
+
+
+def test_ten_accounts_who_all_found_the_serial_free_register_exactly_one(
+    make_user: Callable[..., User], stock: Callable[..., Serial], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """All ten have checked the serial free before any claims it: only the claim itself, a
+    conditional UPDATE (``redeemed_at IS NULL``), can keep nine of them out."""
     stock(KNOWN)
     racers = [make_user() for _ in range(10)]
+    fared = rendezvous(monkeypatch, "_take", 10, timeout=30)
 
     results = run_together(
         10, lambda i: licensing.redeem_serial(user=racers[i], text=KNOWN, client_ip=f"192.0.2.{i}")
     )
 
+    assert fared == ["met"] * 10
     assert outcomes(results) == ["Licence"] + ["SerialRefused"] * 9, results
+    assert {r.outcome for r in results if isinstance(r, licensing.SerialRefused)} == {
+        AttemptOutcome.USED
+    }
     assert Serial.objects.filter(redeemed_by__isnull=False).count() == 1
 
 
@@ -101,8 +144,22 @@ def test_twenty_parallel_new_games_with_one_trial_game_left_start_exactly_one(
     assert player.trial_games_used == TRIAL_GAMES
 
 
-def test_parallel_failed_serials_cannot_all_take_the_last_try(player: User) -> None:
-    """Four failures in the last hour: ten racing guesses get one look-up between them."""
+def test_parallel_failed_serials_cannot_all_take_the_last_try(
+    player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four failures in the last hour: ten racing guesses get one look-up between them.
+
+    Each guess is held after counting the tries and before recording its own, until all ten
+    have counted: only the counting transaction, with its lock on the throttle keys, keeps them
+    from all counting four and all going on. With the lock they never meet there.
+    """
+    fared = rendezvous(
+        monkeypatch,
+        "_record",
+        10,
+        timeout=3,
+        when=lambda user, client_ip, outcome: outcome == AttemptOutcome.PENDING,
+    )
     RedemptionAttempt.objects.bulk_create(
         RedemptionAttempt(
             user=player,
@@ -113,6 +170,11 @@ def test_parallel_failed_serials_cannot_all_take_the_last_try(player: User) -> N
         )
         for _ in range(4)
     )
+    # The rows those four tries created: only the lock taken on them keeps the guesses apart
+    # (a row being created would hold them apart by itself, through its unique index).
+    ThrottleKey.objects.bulk_create(
+        ThrottleKey(key=key) for key in (f"user:{player.pk}", f"ip:{client_network(ADDRESS)}")
+    )
     guesses = [serials.new_serial() for _ in range(10)]
 
     results = run_together(
@@ -120,6 +182,7 @@ def test_parallel_failed_serials_cannot_all_take_the_last_try(player: User) -> N
     )
 
     assert outcomes(results) == ["SerialRefused"] + ["TooManyAttempts"] * 9, results
+    assert fared == ["alone"]
 
 
 def test_parallel_posts_to_the_serial_page_register_the_account_once(

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accounts import serials
+from accounts import licensing, serials
 from tests.licensing.licensing_support import KNOWN, OTHER, serial_from
 
 DISPLAY = re.compile(r"^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$")
@@ -79,6 +81,57 @@ def test_the_check_symbol_makes_a_valid_serial() -> None:
     for canonical in EXHAUSTIVE:
         assert serials.is_valid(canonical)
         assert serials.parse(canonical) == canonical
+
+
+# --- The algorithm, pinned: serials already printed must stay valid --------------------------
+
+
+def drawn(*values: int) -> Callable[[int], int]:
+    """A ``randbelow`` that hands out ``values`` in order."""
+    draws = iter(values)
+    return lambda n: next(draws)
+
+
+@pytest.mark.parametrize(
+    ("draws", "canonical"),
+    [
+        pytest.param(range(19), "0123456789ABCDEFGHJW", id="counting"),
+        pytest.param([(7 * i + 3) % 32 for i in range(19)], "3AHRZ6DMV29GQY5CKT1R", id="stride"),
+        pytest.param([31] * 19, "ZZZZZZZZZZZZZZZZZZZC", id="all-Z"),
+        pytest.param([0] * 19, "00000000000000000000", id="all-0"),
+    ],
+)
+def test_known_draws_make_known_serials(draws: Sequence[int], canonical: str) -> None:
+    """Written down once from the generator: any change to the alphabet, the field, its
+    polynomial or the weights would invalidate every serial ever printed, and fails here."""
+    assert serials.new_serial(drawn(*draws)) == canonical
+    assert serials.is_valid(canonical)
+
+
+def test_the_check_symbol_of_each_run_of_one_symbol_is_pinned() -> None:
+    checks = "".join(serials.check_symbol(symbol * 19) for symbol in serials.ALPHABET)
+
+    assert checks == "05AFMHYVD872SWKPTZGNEB41QJXR369C"
+
+
+def test_serials_are_kept_as_a_pinned_keyed_hash(settings: Any) -> None:
+    """Changing the hash would orphan every serial on the shelf: they are stored only as it."""
+    settings.SERIAL_HMAC_KEY = "a known key"
+
+    assert licensing.serial_digest(KNOWN) == (
+        "30c89073ffac3eeab64e4803d6bb9ff44d3d7b546ebc28f92df26d6bc981a8b5"
+    )
+
+
+def test_alpha_is_primitive_its_powers_repeat_every_31() -> None:
+    """The proof in the module's docstring needs alpha of order 31: all 31 non-zero elements
+    are its powers, and alpha**(n + 31) == alpha**n for any n (weights and the inverse)."""
+    alpha = 0b00010
+    powers = [serials.gf_pow(alpha, n) for n in range(31)]
+
+    assert sorted(powers) == list(range(1, 32))
+    for n in range(100):
+        assert serials.gf_pow(alpha, n + 31) == serials.gf_pow(alpha, n), n
 
 
 # --- Every single typo is caught -------------------------------------------------------------

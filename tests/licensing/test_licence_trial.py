@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from accounts import licensing
@@ -97,6 +99,32 @@ def test_a_game_gives_its_trial_game_back_once_only(player: User, game: Game) ->
     assert trial_games_used(player) == 0
 
 
+def test_using_a_trial_game_counts_it_on_the_account_in_hand_too(player: User) -> None:
+    """The view shows the licence of the user it holds, without reading it again."""
+    licensing.use_trial_game(user=player)
+
+    assert player.trial_games_used == 1
+    assert licensing.licence_of(player).summary == "Trial: 4 of 5 games left"
+
+
+def test_with_one_trial_game_left_one_more_game_starts_and_then_none(
+    player: User, trial_left
+) -> None:
+    trial_left(player, 1)
+    licence = licensing.licence_of(player)
+    assert (licence.trial_games_left, licence.can_start_game) == (1, True)
+    assert licence.summary == "Trial: 1 of 5 games left"
+
+    assert licensing.use_trial_game(user=player) is True
+
+    assert player.trial_games_used == trial_games_used(player) == TRIAL_GAMES
+    licence = licensing.licence_of(player)
+    assert (licence.trial_games_left, licence.can_start_game) == (0, False)
+    assert licence.summary == "Trial: 0 of 5 games left"
+    with pytest.raises(licensing.TrialOver):
+        licensing.use_trial_game(user=player)
+
+
 def test_a_given_back_trial_game_can_start_another(player: User, trial_left) -> None:
     trial_left(player, 1)
     unplayed = services.start_game(owner=player)
@@ -156,3 +184,35 @@ def test_a_registered_account_plays_on_when_its_trial_was_used_up(
     services.start_game(owner=player)
 
     assert Game.objects.filter(owner=player).count() == 1
+
+
+def test_giving_back_never_takes_the_count_below_zero(player: User) -> None:
+    licensing.give_back_trial_game(user_id=player.pk)
+
+    assert trial_games_used(player) == 0
+
+
+def test_giving_back_gives_to_that_account_only(player: User, make_user, trial_left) -> None:
+    bob = trial_left(make_user("bob"), 2)
+    trial_left(player, 2)
+
+    licensing.give_back_trial_game(user_id=player.pk)
+
+    assert (trial_games_used(player), trial_games_used(bob)) == (TRIAL_GAMES - 3, TRIAL_GAMES - 2)
+
+
+def test_a_licence_is_a_value_that_cannot_be_changed(player: User) -> None:
+    licence = licensing.licence_of(player)
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        licence.trial_games_used = 0  # type: ignore[misc]
+
+
+def test_a_registered_account_uses_no_trial_game_and_its_games_hold_none(
+    player: User, register
+) -> None:
+    register(player)
+
+    assert licensing.use_trial_game(user=player) is False
+    game = services.start_game(owner=player)
+    assert not game.seats.get().used_trial_game

@@ -71,6 +71,16 @@ def test_held_dice_may_be_released_before_a_later_roll() -> None:
     assert (source.asked, turn.dice) == ([5, 3, 5], (6, 6, 1, 1, 1))
 
 
+def test_held_dice_stay_held_after_a_roll_until_released() -> None:
+    source = ScriptedThrows((5, 5, 1, 2, 3), (4, 4, 4), (6, 6, 6))
+    turn, _ = rules.roll(rules.Turn(), source)
+    turn, _ = rules.roll(rules.hold(turn, HOLD_FIRST_TWO), source)
+
+    assert turn.held == HOLD_FIRST_TWO
+    turn, _ = rules.roll(turn, source)  # no new hold: the same two stay
+    assert (source.asked, turn.dice, turn.held) == ([5, 3, 3], (5, 5, 6, 6, 6), HOLD_FIRST_TWO)
+
+
 def test_holding_all_five_rerolls_nothing_but_uses_a_roll() -> None:
     source = ScriptedThrows((2, 3, 4, 5, 6), ())
     turn, _ = rules.roll(rules.Turn(), source)
@@ -81,6 +91,21 @@ def test_holding_all_five_rerolls_nothing_but_uses_a_roll() -> None:
 def test_a_fourth_roll_is_refused() -> None:
     with pytest.raises(rules.NoRollsLeft):
         rules.roll(third_roll(), ScriptedThrows((1, 1, 1, 1, 1)))
+
+
+def test_with_exactly_one_roll_left_the_dice_may_be_rolled_once_more() -> None:
+    source = ScriptedThrows((1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
+    turn = rules.Turn()
+    for _ in range(2):
+        turn, _ = rules.roll(turn, source)
+    assert turn.rolls_left == 1
+    assert rules.can_roll(turn)
+    rules.verify_roll(turn)  # raises nothing
+
+    last, record = rules.roll(turn, ScriptedThrows((6, 6, 6, 6, 6)))
+
+    assert (last.dice, last.rolls_left, record.roll_number) == ((6,) * 5, 0, 3)
+    assert not rules.can_roll(last)
 
 
 def test_a_refused_roll_does_not_ask_the_source() -> None:
@@ -121,7 +146,15 @@ def test_holding_before_the_first_roll_is_refused() -> None:
 
 @pytest.mark.parametrize(
     "held",
-    [(True, False, True, False), (False,) * 6, (), (1, 0, 0, 0, 0), ("yes",) * 5, (None,) * 5],
+    [
+        (True, False, True, False),
+        (False,) * 6,
+        (),
+        (1, 0, 0, 0, 0),
+        (True, False, 1, False, False),  # one die said with a number among the booleans
+        ("yes",) * 5,
+        (None,) * 5,
+    ],
 )
 def test_a_malformed_hold_is_refused(held: tuple[object, ...]) -> None:
     with pytest.raises(rules.InvalidHold):
@@ -230,7 +263,12 @@ def refuses_nothing(verify: Callable[..., object], *args: object) -> bool:
 
 @pytest.mark.parametrize(
     "turn",
-    [rules.Turn(), ROLLED, rules.Turn(dice=(1,) * 5, rolls_used=3)],
+    [
+        rules.Turn(),
+        ROLLED,
+        rules.Turn(dice=(1,) * 5, rolls_used=2),
+        rules.Turn(dice=(1,) * 5, rolls_used=3),
+    ],
 )
 def test_can_roll_agrees_with_verify_roll(turn: rules.Turn) -> None:
     assert rules.can_roll(turn) == refuses_nothing(rules.verify_roll, turn)
@@ -342,3 +380,35 @@ def test_a_box_short_of_63_records_no_upper_bonus() -> None:
     sheet = rules.Sheet(cards=({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15},))
     _, record = rules.score(sheet, first_roll(6, 6, 1, 1, 2), "sixes")
     assert record.upper_bonus == 0
+
+
+# --- Counting Yahtzees ------------------------------------------------------------------------
+
+
+def test_a_new_sheet_has_no_yahtzee_and_no_bonus() -> None:
+    sheet = rules.Sheet()
+
+    assert (sheet.yahtzees, sheet.yahtzee_bonuses, sheet.grand_total) == (0, 0, 0)
+    assert rules.Sheet(kind=rules.TRIPLE).yahtzees == 0
+
+
+@pytest.mark.parametrize(
+    ("card", "box"),
+    [
+        pytest.param({}, "yahtzee", id="in-its-box"),
+        pytest.param({"yahtzee": 0, "fours": 12}, "chance", id="over-a-zeroed-yahtzee"),
+        pytest.param({"yahtzee": 50}, "fours", id="as-a-joker"),
+    ],
+)
+def test_every_five_of_a_kind_scored_counts_as_a_yahtzee_wherever_it_goes(
+    card: dict[str, int], box: str
+) -> None:
+    sheet, _ = rules.score(rules.Sheet(cards=(card,)), first_roll(4, 4, 4, 4, 4), box)
+
+    assert sheet.yahtzees == 1
+
+
+def test_a_roll_that_is_no_five_of_a_kind_counts_no_yahtzee() -> None:
+    sheet, _ = rules.score(rules.Sheet(), first_roll(4, 4, 4, 4, 2), "chance")
+
+    assert (sheet.yahtzees, sheet.yahtzee_bonuses) == (0, 0)
