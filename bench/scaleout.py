@@ -242,6 +242,24 @@ class Player:
         *,
         form: dict[str, object] | None = None,
         headers: dict[str, str] | None = None,
+        retry: bool = False,
+    ) -> tuple[int, dict[str, str], str]:
+        """One request; with ``retry``, sent again (up to five times) while a killed worker
+        cuts it off: for reads, and for writes whose repetition does no harm."""
+        for _ in range(5 if retry else 1):
+            status, answer, text = self._send(kind, method, url, form=form, headers=headers)
+            if status != KILLED:
+                break
+        return status, answer, text
+
+    def _send(
+        self,
+        kind: str,
+        method: str,
+        url: str,
+        *,
+        form: dict[str, object] | None,
+        headers: dict[str, str] | None,
     ) -> tuple[int, dict[str, str], str]:
         sent = {
             "Host": self.plan.host_header,
@@ -275,7 +293,7 @@ class Player:
         return response.status, answer, raw.decode(errors="replace")
 
     def log_in(self) -> None:
-        status, _, page = self.request("login", "GET", "/accounts/login/")
+        status, _, page = self.request("login", "GET", "/accounts/login/", retry=True)
         found = _CSRF_INPUT.search(page)
         if status != 200 or not found:
             raise RuntimeError(f"the login page answered {status}")
@@ -284,16 +302,20 @@ class Player:
             "password": PASSWORD,
             "csrfmiddlewaretoken": found[1],
         }
-        status, _, _ = self.request("login", "POST", "/accounts/login/", form=form)
+        status, _, _ = self.request("login", "POST", "/accounts/login/", form=form, retry=True)
         if status != 302:
             raise RuntimeError(f"logging in answered {status}")
 
     def signed_in(self) -> bool:
-        status, _, page = self.request(FRONT, "GET", "/")
-        return status == 200 and "Log out" in page
+        """False only for a page that came back signed out (other answers count as errors)."""
+        status, _, page = self.request(FRONT, "GET", "/", retry=True)
+        return status != 200 or "Log out" in page
 
     def new_game(self) -> int:
-        status, headers, _ = self.request(NEW_GAME, "POST", "/play/new/", form={"kind": "classic"})
+        # A start cut off may have made a game nobody plays: harmless, and replayed like any.
+        status, headers, _ = self.request(
+            NEW_GAME, "POST", "/play/new/", form={"kind": "classic"}, retry=True
+        )
         game_id = load.game_id_from(headers.get("location", ""))
         if status != 302 or game_id is None:
             raise RuntimeError(f"starting a game answered {status} ({headers.get('location')})")
@@ -305,6 +327,7 @@ class Player:
             "GET",
             f"/play/{game_id}/",
             headers=HTMX | ({"If-None-Match": etag} if etag else {}),
+            retry=True,
         )
         return status, headers.get("etag", etag), page
 
