@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -56,7 +56,7 @@ TITLES = {
     UPDATE_CHECK: "Update check, 304",
     NEW_GAME: "New game",
 }
-EXPECTED = {UPDATE_CHECK: 304, NEW_GAME: 302}
+EXPECTED = {UPDATE_CHECK: 304, NEW_GAME: 302, "login": 302, "join": 302, "start": 302}
 KILLED = 502  # nginx's answer when the worker serving a request was killed under it
 HTMX = {"HX-Request": "true"}
 
@@ -179,15 +179,18 @@ def clear() -> None:
     players.delete()
 
 
-def prepare(clients: int) -> tuple[list[str], str]:
-    """``clients`` registered players and one trial player (address confirmed), with passwords."""
+def prepare(clients: int) -> tuple[list[tuple[str, str]], str]:
+    """A registered player per client, and a partner for every other client (who plays online
+    games with it); one trial player (address confirmed); all with the same password."""
     clear()
     names = []
     for n in range(clients):
-        user = http_scenario.registered_player(f"{PREFIX}{n}", f"Scale Player {n}")
-        user.set_password(PASSWORD)
-        user.save(update_fields=["password"])
-        names.append(user.username)
+        pair = [f"{PREFIX}{n}", f"{PREFIX}{n}-guest" if n % 2 else ""]
+        for name in filter(None, pair):
+            user = http_scenario.registered_player(name, f"Scale Player {name[len(PREFIX) :]}")
+            user.set_password(PASSWORD)
+            user.save(update_fields=["password"])
+        names.append((pair[0], pair[1]))
     trial = User.objects.create_user(
         username=f"{PREFIX}trial", display_name="Scale Trial", email="", password=PASSWORD
     )
@@ -206,6 +209,7 @@ class Plan:
     username: str
     seconds: float
     csrf_cookie: str
+    partner: str = ""  # set: this process plays online games, hosting this player
     warmup_seconds: float = 1.0
 
 
@@ -220,6 +224,17 @@ class Played:
     stale_304s: int = 0  # an update check that said "unchanged" for a game that had moved
     session_lost: int = 0  # a signed-in page that came back signed out
     trial_games: int | None = None  # games the trial player could start (trial client only)
+    online_games: int = 0  # two-player games opened, joined and started over HTTP
+
+
+_ROLL_BUTTON = re.compile(r"<button[^>]*data-roll[^>]*>")
+
+
+def can_roll(page: str) -> bool:
+    """Whether the game partial offers its viewer the Roll button (enabled)."""
+    found = _ROLL_BUTTON.search(page)
+    # "hx-disabled-elt" is another attribute: only a bare "disabled" disables the button.
+    return found is not None and re.search(r"\sdisabled[\s>]", found[0]) is None
 
 
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -293,7 +308,7 @@ class Player:
         return response.status, answer, raw.decode(errors="replace")
 
     def log_in(self) -> None:
-        status, _, page = self.request("login", "GET", "/accounts/login/", retry=True)
+        status, _, page = self.request("login_page", "GET", "/accounts/login/", retry=True)
         found = _CSRF_INPUT.search(page)
         if status != 200 or not found:
             raise RuntimeError(f"the login page answered {status}")
@@ -330,6 +345,41 @@ class Player:
             retry=True,
         )
         return status, headers.get("etag", etag), page
+
+    def turn(self, game_id: int, version: int) -> tuple[int | None, bool]:
+        """Two rolls and a score in an online game: the version after it, and whether the game
+        is over; ``None`` when the turn could not be played (then a new game is opened)."""
+        rolls, boxes = 0, []
+        for _ in range(12):
+            if rolls < 2:
+                held = ["0", "1"] if rolls else []
+                status, _, page = self.request(
+                    ROLL, "POST", f"/play/{game_id}/roll/",
+                    form={"version": version, "held": held}, headers=HTMX,
+                )  # fmt: skip
+                if status == 200 and (found := load.version_of(page)) is not None:
+                    self.played.acknowledged.append((game_id, found))
+                    version, boxes, rolls = found, load.open_boxes(page), rolls + 1
+                    continue
+            else:
+                status, _, page = self.request(
+                    SCORE, "POST", f"/play/{game_id}/score/",
+                    form={"version": version, "box": boxes[0]}, headers=HTMX,
+                )  # fmt: skip
+                if status == 200 and (found := load.version_of(page)) is not None:
+                    self.played.acknowledged.append((game_id, found))
+                    return found, load.game_over(page)
+            # Cut off: read where the game stands. Neither a box to fill nor a roll to make
+            # means the turn has passed: the score went through before the cut.
+            status, _, page = self.game_page(game_id, "", "resync")
+            now = load.version_of(page)
+            if status != 200 or now is None or load.game_over(page):
+                return None, False
+            version, boxes = now, load.open_boxes(page)
+            if not boxes and not can_roll(page):
+                return now, False
+            rolls = 2 if boxes else 0
+        return None, False
 
     def trial(self) -> int:
         """Start games until the trial says no; how many started."""
@@ -397,8 +447,79 @@ class Player:
         return played
 
 
+_JOIN = re.compile(r"/play/join/([\w-]+)/")
+
+
+class Table:
+    """Two players at one online game, each with a session of their own: the host opens the
+    game with one invitation, the guest joins by its link, the host starts; then turn by turn,
+    the waiting player's update check answering 304 until the other has scored."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.host = Player(plan)
+        self.guest = Player(replace(plan, username=plan.partner))
+        self.guest.played = self.host.played  # one record for the table
+
+    def open(self) -> int:
+        host, guest = self.host, self.guest
+        status, headers, _ = host.request(
+            NEW_GAME, "POST", "/play/new/", form={"kind": "classic", "invites": 1}, retry=True
+        )
+        game_id = load.game_id_from(headers.get("location", ""))
+        if status != 302 or game_id is None:
+            raise RuntimeError(f"opening an online game answered {status}")
+        self.host.played.online_games += 1
+        status, _, page = host.request("room", "GET", f"/play/{game_id}/", retry=True)
+        token = _JOIN.search(page)
+        if status != 200 or token is None:
+            raise RuntimeError(f"the waiting room answered {status} with no invitation link")
+        status, _, _ = guest.request("join", "POST", f"/play/join/{token[1]}/", form={}, retry=True)
+        if status != 302:
+            raise RuntimeError(f"joining answered {status}")
+        status, _, _ = host.request("start", "POST", f"/play/{game_id}/start/", form={}, retry=True)
+        if status != 302:
+            raise RuntimeError(f"starting the online game answered {status}")
+        return game_id
+
+    def play(self) -> Played:
+        plan, played = self.host.plan, self.host.played
+        for player in (self.host, self.guest):
+            player.log_in()
+        warm_until = time.perf_counter() + plan.warmup_seconds
+        end = warm_until + plan.seconds
+        while time.perf_counter() < end:
+            game_id = self.open()
+            tags = {}
+            for player in (self.host, self.guest):
+                _, tags[id(player)], page = player.game_page(game_id, "", GAME_PAGE)
+            seats, turn = (self.host, self.guest), 0
+            version = load.version_of(page) or 0
+            while (now := time.perf_counter()) < end:
+                for player in seats:
+                    player.recording = now >= warm_until
+                mover, waiter = seats[turn % 2], seats[(turn + 1) % 2]
+                # The waiting player's check: nothing has changed yet.
+                waiter.game_page(game_id, tags[id(waiter)], UPDATE_CHECK)
+                moved, over = mover.turn(game_id, version)
+                if moved is None:
+                    break  # cut off for good: a new game
+                version = moved
+                # The other player's check after the move: the game has changed.
+                status, tags[id(waiter)], page = waiter.game_page(
+                    game_id, tags[id(waiter)], GAME_PAGE
+                )
+                if status == 304:
+                    played.stale_304s += 1
+                _, tags[id(mover)], _ = mover.game_page(game_id, tags[id(mover)], GAME_PAGE)
+                if over:
+                    played.finished_games += 1
+                    break
+                turn += 1
+        return played
+
+
 def drive(plan: Plan) -> Played:
-    return Player(plan).play()
+    return Table(plan).play() if plan.partner else Player(plan).play()
 
 
 def drive_trial(plan: Plan) -> Played:
@@ -476,15 +597,15 @@ def unplayable(usernames: Sequence[str]) -> int:
     """Games in play that refuse a roll by their player (each then rolled once, in process)."""
     refused = 0
     for game in Game.objects.filter(owner__username__in=usernames, status=GameStatus.IN_PROGRESS):
+        seat = Seat.objects.select_related("user").get(game=game, position=game.current_seat)
+        assert seat.user is not None
         try:
             if game.rolls_used < rules.MAX_ROLLS:
-                services.roll_dice(game_id=game.pk, user=game.owner, version=game.version)
+                services.roll_dice(game_id=game.pk, user=seat.user, version=game.version)
             else:
-                sheet = Seat.objects.get(game=game, position=game.current_seat).sheet(
-                    game.rules_kind
-                )
+                sheet = seat.sheet(game.rules_kind)
                 box = next(b for b in rules.CATEGORIES if rules.can_score(sheet, game.turn(), b))
-                services.score_box(game_id=game.pk, user=game.owner, version=game.version, box=box)
+                services.score_box(game_id=game.pk, user=seat.user, version=game.version, box=box)
         except (rules.IllegalMove, GameError, StopIteration):
             refused += 1
     return refused
@@ -513,6 +634,7 @@ class Run:
     samples: list[load.Sample]
     node_split: dict[str, int]
     finished_games: int
+    online_games: int
     acknowledged: int
     missing: int
     stale_304s: int
@@ -526,13 +648,19 @@ class Run:
     locked: int  # "database is locked" in the nodes' logs
 
     @property
-    def errors(self) -> int:
+    def unexpected(self) -> dict[str, int]:
+        """Unexpected answers by request type and status (under faults, a cut-off is expected)."""
         allowed = {KILLED} if self.fault else set()
-        return sum(
-            1
-            for s in self.samples
-            if s.status != EXPECTED.get(s.kind, 200) and s.status not in allowed
-        )
+        found: dict[str, int] = {}
+        for s in self.samples:
+            if s.status != EXPECTED.get(s.kind, 200) and s.status not in allowed:
+                key = f"{s.kind} {s.status}"
+                found[key] = found.get(key, 0) + 1
+        return found
+
+    @property
+    def errors(self) -> int:
+        return sum(self.unexpected.values())
 
 
 def worker_pids(master: int) -> list[int]:
@@ -558,7 +686,8 @@ def killer(masters: Sequence[int], every: float, stop: threading.Event, kills: l
 
 def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console: Console) -> Run:
     nodes = nodes_for(connection.vendor)
-    usernames, trial_name = prepare(clients)
+    pairs, trial_name = prepare(clients)
+    usernames = [u for u, _ in pairs]
     ports = [http_scenario.free_port() for _ in range(nodes)]
     proxy = http_scenario.free_port()
     env = {"NODES": str(nodes), "TRUSTED_PROXY_COUNT": "1", "TRUST_X_FORWARDED_PROTO": "1"}
@@ -584,8 +713,15 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         if fault:
             thread.start()
         plans = [
-            Plan(port=proxy, host_header=host, username=u, seconds=seconds, csrf_cookie=csrf)
-            for u in usernames
+            Plan(
+                port=proxy,
+                host_header=host,
+                username=u,
+                seconds=seconds,
+                csrf_cookie=csrf,
+                partner=partner,
+            )
+            for u, partner in pairs
         ]
         try:
             with multiprocessing.get_context("fork").Pool(clients) as pool:
@@ -612,6 +748,7 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         samples=[s for p in per_client for s in p.samples],
         node_split=split,
         finished_games=sum(p.finished_games for p in per_client),
+        online_games=sum(p.online_games for p in per_client),
         acknowledged=len(acknowledged),
         missing=missing_acknowledged(acknowledged),
         stale_304s=sum(p.stale_304s for p in per_client),
@@ -697,6 +834,8 @@ def section(run: Run) -> dict[str, object]:
         "node_split": run.node_split,
         "errors": run.errors,
         "finished_games": run.finished_games,
+        "online_games": run.online_games,
+        "unexpected": run.unexpected,
         "acknowledged_moves": run.acknowledged,
         "missing_moves": run.missing,
         "stale_304s": run.stale_304s,
@@ -717,7 +856,9 @@ def problems(run: Run) -> list[str]:
     """What makes the run fail: anything one node would not do."""
     found = []
     if run.errors:
-        found.append(f"{run.errors} request(s) answered with an unexpected status")
+        found.append(
+            f"{run.errors} request(s) answered with an unexpected status: {run.unexpected}"
+        )
     if run.missing:
         found.append(f"{run.missing} acknowledged move(s) missing from the log")
     if run.stale_304s:
@@ -767,6 +908,7 @@ def print_run(run: Run, console: Console) -> None:
     )
     console.line(
         f"  replayed {run.replay.games} games ({run.replay.finished} finished, "
+        f"{run.online_games} of them online two-player games, "
         f"{run.replay.moves} moves): {len(run.replay.mismatches)} mismatches; "
         f"acknowledged moves {run.acknowledged}, missing {run.missing}; "
         f"games unplayable {run.unplayable}; integrity_check {run.integrity}"
