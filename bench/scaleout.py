@@ -710,8 +710,6 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         thread = threading.Thread(
             target=killer, args=([s.pid for s in servers], 3.0, stop, kills), daemon=True
         )
-        if fault:
-            thread.start()
         plans = [
             Plan(
                 port=proxy,
@@ -725,6 +723,9 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         ]
         try:
             with multiprocessing.get_context("fork").Pool(clients) as pool:
+                # The clients are forked first: the killer's thread is never copied into them.
+                if fault:
+                    thread.start()
                 per_client = pool.map(drive, plans)
         finally:
             stop.set()
