@@ -293,6 +293,12 @@ class Player:
             conn.request(method, url, body=body, headers=sent)
             response = conn.getresponse()
             raw = response.read()
+        except (http.client.HTTPException, OSError):
+            # The answer broke off mid-way (its worker was killed while nginx passed it on):
+            # to the player, as cut off as a 502, and nothing acknowledged.
+            if self.recording:
+                self.played.samples.append(load.Sample(kind, KILLED, time.perf_counter() - started))
+            return KILLED, {}, ""
         finally:
             conn.close()
         seconds = time.perf_counter() - started

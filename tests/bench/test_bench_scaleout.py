@@ -26,7 +26,8 @@ pytestmark = [
 ]
 
 SMOKE = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1", "--no-http"]
-SMOKE += ["--scaleout-seconds", "4", "--scaleout-clients", "2"]
+# --no-fail: the tiny fill's page limits are not this test's business; it reads the JSON.
+SMOKE += ["--scaleout-seconds", "4", "--scaleout-clients", "2", "--no-fail"]
 
 
 def test_whole_games_through_nginx_on_every_node_lose_nothing_even_with_workers_killed(
