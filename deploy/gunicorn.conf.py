@@ -2,10 +2,13 @@
 yahtzee_site.wsgi``), chosen from ``make bench`` (README, "Deployment"; figures there).
 
 - Sync workers, one thread each, as many as the machine has cores (``GUNICORN_WORKERS``
-  overrides). A move costs a few milliseconds of Python and two or three short queries: the
-  bench's moves keep both cores busy with two workers per node, and more workers only queue
-  for the same CPU. Threads would help a worker waiting on slow I/O; here nginx does the slow
-  part (it buffers requests and answers), so a sync worker is never held by a client.
+  overrides). A move is CPU (Python rendering the partial) plus two or three short queries.
+  Measured (``make bench``'s scale-out run, 2 nodes on one 2-core machine with nginx,
+  PostgreSQL, Redis and 4 playing clients, 15 s each): 1 worker a node 96.5 req/s (roll p95
+  90 ms), 2 a node 125.6 req/s (roll p95 61 ms), 4 a node 124.4 req/s (roll p95 60 ms): past
+  one worker a core, more workers only queue for the same CPU and cost memory. Threads would
+  help a worker waiting on slow I/O; here nginx does the slow part (it buffers requests and
+  answers), so a sync worker is never held by a slow client.
 - ``timeout`` 30 s: the slowest request in the bench is far under a second (p99), and a worker
   must outlive SQLite's 20 s busy timeout so it reports a lock instead of being killed.
   nginx gives a node 35 s (deploy/proxy_headers.conf), so gunicorn always answers first.
