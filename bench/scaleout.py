@@ -34,6 +34,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.db import connection, connections
 
+from accounts import serials
 from accounts.models import TRIAL_GAMES, User
 from bench import fill, http_scenario, load
 from bench.output import BenchError, Console
@@ -196,6 +197,9 @@ def prepare(clients: int) -> tuple[list[tuple[str, str]], str]:
     )
     trial.email_confirmed = True
     trial.save(update_fields=["email_confirmed"])
+    User.objects.create_user(
+        username=f"{PREFIX}trial-locked", display_name="Scale Locked", password=PASSWORD
+    )
     return names, trial.username
 
 
@@ -225,6 +229,8 @@ class Played:
     session_lost: int = 0  # a signed-in page that came back signed out
     trial_games: int | None = None  # games the trial player could start (trial client only)
     online_games: int = 0  # two-player games opened, joined and started over HTTP
+    serial_refused_at: int | None = None  # the wrong serial first answered 429 (limits client)
+    locked_out: bool = False  # the right password refused after the failure limit
 
 
 _ROLL_BUTTON = re.compile(r"<button[^>]*data-roll[^>]*>")
@@ -313,19 +319,20 @@ class Player:
         answer = {k.lower(): v for k, v in response.getheaders()}
         return response.status, answer, raw.decode(errors="replace")
 
-    def log_in(self) -> None:
+    def log_in(self, *, password: str = PASSWORD, expect: int | None = 302) -> int:
         status, _, page = self.request("login_page", "GET", "/accounts/login/", retry=True)
         found = _CSRF_INPUT.search(page)
         if status != 200 or not found:
             raise RuntimeError(f"the login page answered {status}")
         form = {
             "username": self.plan.username,
-            "password": PASSWORD,
+            "password": password,
             "csrfmiddlewaretoken": found[1],
         }
         status, _, _ = self.request("login", "POST", "/accounts/login/", form=form, retry=True)
-        if status != 302:
-            raise RuntimeError(f"logging in answered {status}")
+        if expect is not None and status != expect:
+            raise RuntimeError(f"logging in answered {status}, not {expect}")
+        return status
 
     def signed_in(self) -> bool:
         """False only for a page that came back signed out (other answers count as errors)."""
@@ -528,11 +535,24 @@ def drive(plan: Plan) -> Played:
     return Table(plan).play() if plan.partner else Player(plan).play()
 
 
-def drive_trial(plan: Plan) -> Played:
+def drive_trial(plan: Plan, *, unknown_serial: str, login_limit: int, serial_limit: int) -> Played:
+    """The limits, each request through the proxy (so alternating nodes): the trial's games;
+    then wrong serials until refused; then, for another account, wrong passwords until the
+    right one is refused too."""
     player = Player(plan)
     player.log_in()
-    player.played.trial_games = player.trial()
-    return player.played
+    played = player.played
+    played.trial_games = player.trial()
+    statuses = [
+        player.request("serial", "POST", "/accounts/serial/", form={"serial": unknown_serial})[0]
+        for _ in range(serial_limit + 1)
+    ]
+    played.serial_refused_at = statuses.index(429) + 1 if 429 in statuses else None
+    stranger = Player(replace(plan, username=plan.username + "-locked"))
+    for _ in range(login_limit):
+        stranger.log_in(password="not-the-password", expect=None)
+    played.locked_out = stranger.log_in(expect=None) == 429
+    return played
 
 
 # --- The checks afterwards ---------------------------------------------------------------------
@@ -647,6 +667,8 @@ class Run:
     session_lost: int
     trial_games: int
     trial_used: int
+    serial_refused_at: int | None
+    locked_out: bool
     kills: int
     replay: Replay
     unplayable: int
@@ -710,7 +732,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         workers = sum(len(worker_pids(s.pid)) for s in servers)
         host, csrf = allowed_host(), str(settings.CSRF_COOKIE_NAME)
         trial = drive_trial(
-            Plan(port=proxy, host_header=host, username=trial_name, seconds=0, csrf_cookie=csrf)
+            Plan(port=proxy, host_header=host, username=trial_name, seconds=0, csrf_cookie=csrf),
+            unknown_serial=serials.display(serials.new_serial()),
+            login_limit=settings.AXES_FAILURE_LIMIT,
+            serial_limit=settings.SERIAL_ATTEMPTS_PER_ACCOUNT,
         )
         stop = threading.Event()
         thread = threading.Thread(
@@ -761,6 +786,8 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         stale_304s=sum(p.stale_304s for p in per_client),
         session_lost=sum(p.session_lost for p in per_client),
         trial_games=trial.trial_games or 0,
+        serial_refused_at=trial.serial_refused_at,
+        locked_out=trial.locked_out,
         trial_used=User.objects.get(username=trial_name).trial_games_used,
         kills=len(kills),
         replay=replay,
@@ -849,6 +876,8 @@ def section(run: Run) -> dict[str, object]:
         "session_lost": run.session_lost,
         "trial_games_started": run.trial_games,
         "trial_games_used": run.trial_used,
+        "serial_refused_at": run.serial_refused_at,
+        "locked_out": run.locked_out,
         "kills": run.kills,
         "replayed_games": run.replay.games,
         "replayed_moves": run.replay.moves,
@@ -874,6 +903,10 @@ def problems(run: Run) -> list[str]:
         found.append(f"{run.session_lost} signed-in page(s) came back signed out")
     if run.trial_games != TRIAL_GAMES or run.trial_used != TRIAL_GAMES:
         found.append(f"the trial started {run.trial_games} games, counted {run.trial_used}")
+    if run.serial_refused_at != settings.SERIAL_ATTEMPTS_PER_ACCOUNT + 1:
+        found.append(f"wrong serials were first refused at attempt {run.serial_refused_at}")
+    if not run.locked_out:
+        found.append("the right password still logged in after the failure limit")
     if run.replay.mismatches:
         found.append(
             f"{len(run.replay.mismatches)} replay mismatch(es): {run.replay.mismatches[:3]}"
@@ -910,7 +943,9 @@ def print_run(run: Run, console: Console) -> None:
     console.line(f"  answered by: {split}")
     console.line(
         f"  sessions lost {run.session_lost}; stale 304s {run.stale_304s}; trial started "
-        f"{run.trial_games} games of {TRIAL_GAMES} (counted {run.trial_used}); "
+        f"{run.trial_games} games of {TRIAL_GAMES} (counted {run.trial_used}); wrong serial "
+        f"refused at attempt {run.serial_refused_at}; locked out after "
+        f"{settings.AXES_FAILURE_LIMIT} wrong passwords: {run.locked_out}; "
         f'"database is locked" {run.locked}'
     )
     console.line(

@@ -1,6 +1,7 @@
 """`manage.py bench`'s scale-out scenario for a few seconds: nginx in front of the gunicorn nodes
-(two on PostgreSQL, one on SQLite), whole games through the proxy, then the fault run; nothing
-lost, nothing counted twice, every check as on one node."""
+(two on PostgreSQL, one on SQLite), whole solo and online games through the proxy, then the
+fault run; nothing lost, nothing counted twice, sessions, trial, serial and login limits and the
+update check as on one node."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
@@ -49,6 +51,8 @@ def test_whole_games_through_nginx_on_every_node_lose_nothing_even_with_workers_
         assert run["replayed_games"] > 0 and run["replay_mismatches"] == []
         assert run["stale_304s"] == run["session_lost"] == run["unplayable_games"] == 0
         assert run["trial_games_started"] == run["trial_games_used"] == TRIAL_GAMES
+        assert run["serial_refused_at"] == settings.SERIAL_ATTEMPTS_PER_ACCOUNT + 1
+        assert run["locked_out"] is True
         assert run["integrity_check"] in ("ok", "n/a") and run["database_locked"] == 0
     assert faulty["fault"] and faulty["kills"] >= 1
     assert "Scale-out scenario with faults" in out.getvalue()
