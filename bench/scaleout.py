@@ -799,6 +799,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
     return result
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run(*, seconds: float, clients: int, faults: bool, console: Console) -> list[Run]:
     """The plain run, then (``faults``) the fault run; none, with a message, without nginx."""
     binary = nginx_binary()
@@ -810,21 +814,33 @@ def run(*, seconds: float, clients: int, faults: bool, console: Console) -> list
         return []
     nodes = nodes_for(connection.vendor)
     runs = []
-    for fault in (False, True) if faults else (False,):
-        console.line(
-            f"Scale-out scenario{' with faults (a worker SIGKILLed every 3 s)' if fault else ''}: "
-            f"nginx in front of {nodes} gunicorn node(s) (deploy/gunicorn.conf.py), "
-            f"{clients} client processes playing whole games, {seconds:g} s ..."
-        )
-        try:
-            runs.append(
-                run_once(
-                    seconds=seconds, clients=clients, fault=fault, binary=binary, console=console
-                )
+    # A SIGTERM unwinds like Ctrl-C: the nodes and nginx (sessions of their own) are stopped.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if main else None
+    try:
+        for fault in (False, True) if faults else (False,):
+            faulty = " with faults (a worker SIGKILLed every 3 s)" if fault else ""
+            console.line(
+                f"Scale-out scenario{faulty}: nginx in front of {nodes} gunicorn node(s) "
+                "(deploy/gunicorn.conf.py), "
+                f"{clients} client processes playing whole games, {seconds:g} s ..."
             )
-        finally:
-            clear()
-        print_run(runs[-1], console)
+            try:
+                runs.append(
+                    run_once(
+                        seconds=seconds,
+                        clients=clients,
+                        fault=fault,
+                        binary=binary,
+                        console=console,
+                    )
+                )
+            finally:
+                clear()
+            print_run(runs[-1], console)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
     return runs
 
 
