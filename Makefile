@@ -85,7 +85,9 @@ test-postgres: $(VENV)/.dev
 # Pages render as in production (DEBUG off), so they need the static files' manifest: the bench
 # collects its own, into a STATIC_ROOT of its own, and runs from a fresh clone. Then the game
 # over HTTP: gunicorn under load from client processes, every request type interleaved, against
-# the front page (BENCH_ARGS=--no-http skips it; --http-seconds N sets its length).
+# the front page (BENCH_ARGS=--no-http skips it; --http-seconds N sets its length). Then the
+# scale-out scenario (bench/scaleout.py): nginx in front of gunicorn nodes, whole games, a replay of
+# every game, and a fault run killing workers (--no-scaleout skips it, --no-faults the fault run).
 BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
 	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
@@ -94,6 +96,13 @@ BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/11
 bench: $(VENV)/.dev
 	install -d -m 0700 var
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing nginx-light (Debian) for the scale-out scenario ..."; \
+			export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && \
+			apt-get install -y -qq --no-install-recommends nginx-light >/dev/null || \
+			echo "nginx could not be installed: the scale-out scenario will be skipped."; \
+		else echo "nginx is not installed (and this is not root to install it): the scale-out scenario will be skipped."; fi; }
 	$(BENCH_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) SQLITE_PATH=var/bench.sqlite3 $(BIN)/python manage.py bench $(BENCH_ARGS)

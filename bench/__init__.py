@@ -8,6 +8,8 @@
 - ``scenarios``: what is timed in this process (the pages)
 - ``http_scenario``: the site under load over HTTP (gunicorn, its players and sessions, the
   targets); ``load``: its client processes, their parsing of the answers, and the maths
+- ``scaleout``: nginx (``deploy/``) in front of gunicorn nodes, players logging in and playing
+  whole solo and online games through it, the replay of every game from its log, the fault run
 - ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
 - ``runner``: one run, from the safety check to the verdict
 """

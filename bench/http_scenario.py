@@ -236,21 +236,34 @@ def server_env() -> dict[str, str]:
 
 
 @contextmanager
-def gunicorn(port: int, *, workers: int = WORKERS) -> Iterator[subprocess.Popen[bytes]]:
-    """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz."""
+def gunicorn(
+    port: int,
+    *,
+    workers: int | None = WORKERS,
+    config: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz.
+
+    ``config`` is a gunicorn configuration file (its workers win when ``workers`` is None);
+    ``env`` adds to the environment the server gets."""
     # A log of its own per run (a test may serve at the same time); kept only if it says anything.
     log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     command = [
         sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
-        "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+        "--bind", f"127.0.0.1:{port}",
         "--forwarded-allow-ips", "", "--log-level", "warning",
     ]  # fmt: skip
+    if config is not None:
+        command += ["--config", str(config)]
+    if workers is not None:
+        command += ["--workers", str(workers)]
     with log.open("wb") as out:
         server = subprocess.Popen(
             command,
             cwd=settings.BASE_DIR,
-            env=server_env(),
+            env=server_env() | (env or {}),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench import fill, http_scenario, report, scenarios, tables
+from bench import fill, http_scenario, report, scaleout, scenarios, tables
 from bench.output import BenchError, Console
 from games.models import Score
 
@@ -27,6 +27,10 @@ class Options:
     http: bool = True  # the HTTP scenario: gunicorn, client processes, every request type
     http_seconds: float = 40.0  # its timed seconds (after a second of warm-up)
     http_clients: int = 2  # its client processes (as many as gunicorn's workers: no queueing)
+    scaleout: bool = True  # nginx in front of gunicorn nodes, whole games, replayed afterwards
+    scaleout_seconds: float = 20.0
+    scaleout_clients: int = 4
+    faults: bool = True  # the scale-out run again while workers are SIGKILLed
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
@@ -83,6 +87,16 @@ def run(options: Options, console: Console) -> report.Results:
             console=console,
         )
 
+    # The scale-out scenario: nginx, the nodes, whole games, the replay; then with faults.
+    scaled: list[scaleout.Run] = []
+    if options.scaleout:
+        scaled = scaleout.run(
+            seconds=options.scaleout_seconds,
+            clients=options.scaleout_clients,
+            faults=options.faults,
+            console=console,
+        )
+
     results = report.results(
         dataset=dataset,
         fill_seconds=fill_seconds,
@@ -97,6 +111,8 @@ def run(options: Options, console: Console) -> report.Results:
         report.print_http(http, console)
     if options.explain:
         report.print_plans(pages, console)
+    if scaled:
+        results["scaleout"] = [scaleout.section(r) for r in scaled]
     path = report.write_json(results, options.json_path)
     console.line(f"Results written to {path}")
     report.print_verdict(failures, console)
@@ -104,4 +120,7 @@ def run(options: Options, console: Console) -> report.Results:
         raise BenchError("the top-ten page is over its limits (see above)")
     if http and http.errors and not options.no_fail:
         raise BenchError(f"{http.errors} HTTP request(s) answered with an unexpected status")
+    scale_problems = [p for r in scaled for p in scaleout.problems(r)]
+    if scale_problems and not options.no_fail:
+        raise BenchError(f"the scale-out scenario failed: {'; '.join(scale_problems)}")
     return results

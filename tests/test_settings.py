@@ -35,6 +35,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
             "DATABASE_URL",
             "SQLITE_PATH",
             "VAR_DIR",
+            "NODES",
         }
     }
     clean["DJANGO_SETTINGS_MODULE"] = "yahtzee_site.settings"
@@ -128,3 +129,31 @@ def test_database_connections_persist_on_sqlite_and_on_a_database_url():
 
     assert default.stdout.split() == ["sqlite3", "600"], default.stderr
     assert postgres.stdout.split() == ["postgresql", "600"], postgres.stderr
+
+
+def test_several_nodes_refuse_sqlite(tmp_path):
+    """Two nodes on SQLite would each keep a database file of their own."""
+    result = manage("check", DEBUG="1", NODES="2", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+
+    assert result.returncode != 0
+    assert "NODES=2 but the database is SQLite" in result.stderr
+
+
+def test_several_nodes_refuse_sqlite_named_by_url(tmp_path):
+    result = manage("check", DEBUG="1", NODES="3", DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3")
+
+    assert result.returncode != 0
+    assert "NODES=3 but the database is SQLite" in result.stderr
+
+
+def test_one_node_runs_on_sqlite(tmp_path):
+    result = manage("check", DEBUG="1", NODES="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_several_nodes_run_on_postgresql():
+    # Only the settings are checked (no connection is made by `check` without --database).
+    result = manage("check", DEBUG="1", NODES="2", DATABASE_URL="postgres://nobody@127.0.0.1:1/x")
+
+    assert result.returncode == 0, result.stderr

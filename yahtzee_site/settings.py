@@ -192,6 +192,18 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# How many machines (gunicorn nodes behind one proxy) serve this site. SQLite is a file on one
+# machine: a second node would write another file, and players would see their games vanish
+# as the proxy alternates. So several nodes need a database server (DATABASE_URL=postgres://…).
+NODES = int(os.environ.get("NODES", "1"))
+if NODES < 1:
+    raise ImproperlyConfigured(f"NODES must be at least 1, not {NODES}.")
+if NODES > 1 and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    raise ImproperlyConfigured(
+        f"NODES={NODES} but the database is SQLite, a file on one machine: every node would "
+        "keep games of its own. Set DATABASE_URL to a PostgreSQL server shared by all nodes "
+        "(and REDIS_URL to a shared Redis), or NODES=1."
+    )
 
 # --- Cache: local memory by default; REDIS_URL shares it across workers and nodes. ---
 if redis_url := os.environ.get("REDIS_URL", "").strip():

@@ -15,7 +15,18 @@ from games.models import Game, Score, Seat
 
 pytestmark = pytest.mark.django_db
 
-TINY = ["--games", "300", "--players", "20", "--requests", "5", "--warmup", "2", "--no-http"]
+TINY = [
+    "--games",
+    "300",
+    "--players",
+    "20",
+    "--requests",
+    "5",
+    "--warmup",
+    "2",
+    "--no-http",
+    "--no-scaleout",
+]
 
 
 def bench(tmp_path: Path, *args: str) -> tuple[str, dict]:

@@ -16,7 +16,7 @@ from bench import http_scenario
 # Committed data: gunicorn's workers read the test database through connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TINY = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1"]
+TINY = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1", "--no-scaleout"]
 
 
 def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(

@@ -52,6 +52,31 @@ class Command(BaseCommand):
             "--http-clients", type=int, default=defaults.http_clients, help="client processes"
         )
 
+        parser.add_argument(
+            "--no-scaleout",
+            dest="scaleout",
+            action="store_false",
+            help="skip the scale-out scenario (nginx in front of gunicorn nodes, whole games)",
+        )
+        parser.add_argument(
+            "--no-faults",
+            dest="faults",
+            action="store_false",
+            help="skip the scale-out fault run (gunicorn workers SIGKILLed under load)",
+        )
+        parser.add_argument(
+            "--scaleout-seconds",
+            type=float,
+            default=defaults.scaleout_seconds,
+            help="the scale-out runs' timed seconds",
+        )
+        parser.add_argument(
+            "--scaleout-clients",
+            type=int,
+            default=defaults.scaleout_clients,
+            help="the scale-out runs' client processes",
+        )
+
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
             options = bench.Options(
@@ -68,6 +93,10 @@ class Command(BaseCommand):
                 http=opts["http"],
                 http_seconds=opts["http_seconds"],
                 http_clients=opts["http_clients"],
+                scaleout=opts["scaleout"],
+                scaleout_seconds=opts["scaleout_seconds"],
+                scaleout_clients=opts["scaleout_clients"],
+                faults=opts["faults"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
