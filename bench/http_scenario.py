@@ -8,6 +8,13 @@ written as ``bench.fill`` writes them). Their sessions and a CSRF secret are mad
 ``run`` serves the site with gunicorn on a free port, drives it from ``bench.load`` clients, and
 counts each type's queries in this process (``django.test.Client``, same database and cache).
 ``clear`` takes the players and their games out again, so the page figures never see them.
+
+Playing together (issue 12) runs in the same scenario: a third player, the waiter, sits with the
+mover in online two-player games (invited, joined, begun through ``games.services``). The clients
+interleave the waiter's update check of one such game (the mover on turn: 304s) and roll/score in
+six-seat games (the mover with five guests at one screen) with the other types. After the load,
+``bench.follow`` times the moves of the mover in the other two-player games until the waiter's
+page, asking every second, shows them; then the update check against one gunicorn worker.
 """
 
 from __future__ import annotations
