@@ -50,6 +50,7 @@ class Poll:
     game: int
     done: float  # perf_counter when B's answer was read
     version: int | None  # the version it showed (None for a 304 or an error)
+    seconds: float = 0.0  # how long the request took
 
 
 def delays(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
@@ -78,6 +79,8 @@ class FollowFigures:
     max_ms: float
     server_mean_ms: float
     server_p95_ms: float
+    slowest_poll_ms: float = 0.0  # B's slowest check: a late tick shows up here
+    delays_ms: tuple[float, ...] = ()  # each move's, in order (nan: never shown)
     poll_seconds: float = POLL_SECONDS
 
     def met(self) -> bool:
@@ -100,6 +103,8 @@ def follow_figures(moves: Sequence[Move], polls: Sequence[Poll]) -> FollowFigure
         max_ms=max(shown) * 1000,
         server_mean_ms=load.mean(server) * 1000,
         server_p95_ms=load.percentile(server, 0.95) * 1000,
+        slowest_poll_ms=max((p.seconds for p in polls), default=0.0) * 1000,
+        delays_ms=tuple(d * 1000 if d is not None else float("nan") for d in seen),
     )
 
 
@@ -144,6 +149,7 @@ class _Poller(threading.Thread):
 
     def poll(self, game: int) -> None:
         headers = HTMX | ({"If-None-Match": self.etag} if self.etag else {})
+        started = time.perf_counter()
         answer = self.client.request(
             "follow", "GET", f"/play/{game}/", cookie=self.cookie, headers=headers
         )
@@ -153,7 +159,7 @@ class _Poller(threading.Thread):
         if answer.status == 200 and etag:
             self.etag = etag
         if game == self.game:
-            self.polls.append(Poll(game, done, version))
+            self.polls.append(Poll(game, done, version, done - started))
             if self.etag:
                 self.ready.set()
 

@@ -260,6 +260,8 @@ def playing_together(outcome: Outcome) -> dict[str, Any]:
             "max_ms": round(shown.max_ms, 1),
             "server_mean_ms": round(shown.server_mean_ms, 2),
             "server_p95_ms": round(shown.server_p95_ms, 2),
+            "slowest_poll_ms": round(shown.slowest_poll_ms, 1),
+            "delays_ms": [None if math.isnan(d) else round(d, 1) for d in shown.delays_ms],
             "target": follow_target(shown.poll_seconds),
             "met": shown.met(),
         }
@@ -426,7 +428,8 @@ def print_playing_together(outcome: Outcome, console: Console) -> None:
             f"  move to the other page (polled every {shown.poll_seconds:g} s): mean "
             f"{shown.mean_ms:.0f} ms, p95 {shown.p95_ms:.0f} ms, max {shown.max_ms:.0f} ms over "
             f"{shown.moves} moves ({shown.missed} missed); server side (B's GET right after "
-            f"the ack): mean {shown.server_mean_ms:.1f} ms, p95 {shown.server_p95_ms:.1f} ms"
+            f"the ack): mean {shown.server_mean_ms:.1f} ms, p95 {shown.server_p95_ms:.1f} ms; "
+            f"the waiting page's slowest check {shown.slowest_poll_ms:.0f} ms"
         )
         (console.success if shown.met() else console.warning)(
             f"{line}\n  {'met   ' if shown.met() else 'MISSED'} target: "

@@ -44,7 +44,10 @@ def test_a_later_version_shows_the_move_too_and_a_move_never_shown_is_none() -> 
 def test_the_follow_figures_and_their_target() -> None:
     moves = [Move(1, v, 10.0 + v, 0.02) for v in range(1, 5)]
     shown_after = (0.2, 0.4, 0.6, 0.8)
-    polls = [Poll(1, 10.0 + v + d, v) for v, d in zip(range(1, 5), shown_after, strict=True)]
+    polls = [
+        Poll(1, 10.0 + v + d, v, seconds=0.01 * v)
+        for v, d in zip(range(1, 5), shown_after, strict=True)
+    ]
 
     got = follow.follow_figures(moves, polls)
 
@@ -52,6 +55,8 @@ def test_the_follow_figures_and_their_target() -> None:
     assert got.mean_ms == pytest.approx(500)
     assert got.p95_ms == pytest.approx(800) and got.max_ms == pytest.approx(800)
     assert got.server_mean_ms == pytest.approx(20)
+    assert got.slowest_poll_ms == pytest.approx(40)
+    assert got.delays_ms == pytest.approx((200, 400, 600, 800))
     assert got.met()
 
 
