@@ -53,21 +53,40 @@ class Poll:
     seconds: float = 0.0  # how long the request took
 
 
-def delays(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
-    """Each move's delay: from its ack to the end of B's first poll, ending after the ack, that
-    shows its version or a later one in its game (``None`` when no poll ever did)."""
-    found: list[float | None] = []
+TIMER_SLACK_MS = 20.0  # how late the waiting page's timer may fire on a busy machine
+
+
+def showing_polls(moves: Sequence[Move], polls: Sequence[Poll]) -> list[Poll | None]:
+    """Each move's showing poll: B's first poll, ending after the move's ack, that shows its
+    version or a later one in its game (``None`` when no poll ever did)."""
+    found: list[Poll | None] = []
     for move in moves:
         seen = [
-            poll.done - move.acked
+            poll
             for poll in polls
             if poll.game == move.game
             and poll.done > move.acked
             and poll.version is not None
             and poll.version >= move.version
         ]
-        found.append(min(seen) if seen else None)
+        found.append(min(seen, key=lambda poll: poll.done) if seen else None)
     return found
+
+
+def delays(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
+    """Each move's delay: from its ack to the end of its showing poll (``None``: never shown)."""
+    return [
+        poll.done - move.acked if poll else None
+        for move, poll in zip(moves, showing_polls(moves, polls), strict=True)
+    ]
+
+
+def waits(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
+    """Each move's wait for the page to ask: its delay less its showing poll's own time."""
+    return [
+        poll.done - poll.seconds - move.acked if poll else None
+        for move, poll in zip(moves, showing_polls(moves, polls), strict=True)
+    ]
 
 
 @dataclass(frozen=True)
@@ -81,12 +100,15 @@ class FollowFigures:
     server_p95_ms: float
     slowest_poll_ms: float = 0.0  # B's slowest check: a late tick shows up here
     delays_ms: tuple[float, ...] = ()  # each move's, in order (nan: never shown)
+    max_wait_ms: float = 0.0  # the longest a move waited for the page to ask (delay less the
+    # showing request's own time)
     poll_seconds: float = POLL_SECONDS
 
     def met(self) -> bool:
-        """The issue's "within about a second": every move shown within a poll interval plus
-        the time of a request (its server-side p95), none missed."""
-        return self.missed == 0 and self.max_ms <= self.poll_seconds * 1000 + self.server_p95_ms
+        """The issue's "within about a second": every move shown, none waiting longer than a
+        poll interval (and the timer's slack) for the request that showed it."""
+        limit = self.poll_seconds * 1000 + TIMER_SLACK_MS
+        return self.missed == 0 and self.max_wait_ms <= limit
 
 
 def follow_figures(moves: Sequence[Move], polls: Sequence[Poll]) -> FollowFigures:
@@ -105,6 +127,7 @@ def follow_figures(moves: Sequence[Move], polls: Sequence[Poll]) -> FollowFigure
         server_p95_ms=load.percentile(server, 0.95) * 1000,
         slowest_poll_ms=max((p.seconds for p in polls), default=0.0) * 1000,
         delays_ms=tuple(d * 1000 if d is not None else float("nan") for d in seen),
+        max_wait_ms=max((w for w in waits(moves, polls) if w is not None), default=0.0) * 1000,
     )
 
 
