@@ -43,6 +43,13 @@ class Move:
     version: int  # the version the move made
     acked: float  # perf_counter when A's answer was read
     server_seconds: float  # B's GET straight after the ack, until its 200
+    sent: float | None = None  # perf_counter when A's POST left (None: the ack)
+
+    @property
+    def since(self) -> float:
+        """From when a poll may show the move: B's page can see it once it commits, before A
+        has read its own answer."""
+        return self.acked if self.sent is None else self.sent
 
 
 @dataclass(frozen=True)
@@ -57,15 +64,15 @@ TIMER_SLACK_MS = 20.0  # how late the waiting page's timer may fire on a busy ma
 
 
 def showing_polls(moves: Sequence[Move], polls: Sequence[Poll]) -> list[Poll | None]:
-    """Each move's showing poll: B's first poll, ending after the move's ack, that shows its
-    version or a later one in its game (``None`` when no poll ever did)."""
+    """Each move's showing poll: B's first poll, ending after the move's POST left, that shows
+    its version or a later one in its game (``None`` when no poll ever did)."""
     found: list[Poll | None] = []
     for move in moves:
         seen = [
             poll
             for poll in polls
             if poll.game == move.game
-            and poll.done > move.acked
+            and poll.done > move.since
             and poll.version is not None
             and poll.version >= move.version
         ]
@@ -74,9 +81,10 @@ def showing_polls(moves: Sequence[Move], polls: Sequence[Poll]) -> list[Poll | N
 
 
 def delays(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
-    """Each move's delay: from its ack to the end of its showing poll (``None``: never shown)."""
+    """Each move's delay: from its ack to the end of its showing poll, none when the page saw
+    the move before A had read its answer (``None``: never shown)."""
     return [
-        poll.done - move.acked if poll else None
+        max(0.0, poll.done - move.acked) if poll else None
         for move, poll in zip(moves, showing_polls(moves, polls), strict=True)
     ]
 
@@ -84,7 +92,7 @@ def delays(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
 def waits(moves: Sequence[Move], polls: Sequence[Poll]) -> list[float | None]:
     """Each move's wait for the page to ask: its delay less its showing poll's own time."""
     return [
-        poll.done - poll.seconds - move.acked if poll else None
+        max(0.0, poll.done - poll.seconds - move.acked) if poll else None
         for move, poll in zip(moves, showing_polls(moves, polls), strict=True)
     ]
 
@@ -208,6 +216,7 @@ def measure_follow(plan: FollowPlan) -> FollowFigures:
                     form["held"] = ["0", "1"] if box else []  # the second roll keeps two
                 else:
                     form["box"] = box
+                sent = time.perf_counter()
                 answer = mover.request(
                     "move",
                     "POST",
@@ -240,7 +249,7 @@ def measure_follow(plan: FollowPlan) -> FollowFigures:
                 ):
                     raise RuntimeError(f"B's GET after A's {step} answered {seen.status}")
                 old_etag = seen.headers.get("etag", "")
-                moves.append(Move(game, version, acked, server))
+                moves.append(Move(game, version, acked, server, sent))
             # The last move shown (or missed) before the next game.
             time.sleep(POLL_SECONDS + 0.5)
     finally:

@@ -30,6 +30,16 @@ def test_a_move_is_shown_by_the_first_poll_after_it_with_its_version() -> None:
     assert follow.delays([move], polls) == [pytest.approx(1.2)]
 
 
+def test_a_poll_answered_between_the_post_and_its_ack_shows_the_move_at_once() -> None:
+    """B's page saw the move commit before A had read its own answer: no delay, not missed."""
+    move = Move(game=1, version=5, acked=10.0, server_seconds=0.01, sent=9.97)
+    polls = [Poll(1, 9.96, 4, 0.01), Poll(1, 9.99, 5, 0.02), Poll(1, 10.99, None, 0.01)]
+
+    assert follow.delays([move], polls) == [0.0]
+    assert follow.waits([move], polls) == [0.0]
+    assert follow.follow_figures([move], polls).met()
+
+
 def test_a_later_version_shows_the_move_too_and_a_move_never_shown_is_none() -> None:
     moves = [Move(1, 5, 10.0, 0.01), Move(1, 6, 10.5, 0.01), Move(1, 8, 11.0, 0.01)]
     polls = [Poll(1, 11.4, 7)]
