@@ -8,6 +8,13 @@ written as ``bench.fill`` writes them). Their sessions and a CSRF secret are mad
 ``run`` serves the site with gunicorn on a free port, drives it from ``bench.load`` clients, and
 counts each type's queries in this process (``django.test.Client``, same database and cache).
 ``clear`` takes the players and their games out again, so the page figures never see them.
+
+Playing together (issue 12) runs in the same scenario: a third player, the waiter, sits with the
+mover in online two-player games (invited, joined, begun through ``games.services``). The clients
+interleave the waiter's update check of one such game (the mover on turn: 304s) and roll/score in
+six-seat games (the mover with five guests at one screen) with the other types. After the load,
+``bench.follow`` times the moves of the mover in the other two-player games until the waiter's
+page, asking every second, shows them; then the update check against one gunicorn worker.
 """
 
 from __future__ import annotations
@@ -39,15 +46,28 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.models import User
 from bench import fill, load, tables
+from bench import follow as follow_mod
 from bench.cards import card_pool
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from games import rules, services
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 
 PREFIX = f"{fill.PREFIX}http-"
 MOVER = f"{PREFIX}mover"
 DASHBOARD_PLAYER = f"{PREFIX}dashboard"
+WAITER = f"{PREFIX}waiter"
+GUESTS = ("Ann", "Ben", "Cid", "Dot", "Eve")  # five guests at the mover's screen: six seats
+SIX_SEAT_GAMES = 6  # per client: 78 turns each, more than a run's client plays
+ONE_WORKER_SECONDS = 5.0  # at most: a quarter of the run's seconds on a short run
+
+
+def follow_games(seconds: float) -> int:
+    """Two-player games to follow moves in (three moves, about 4 s each): one per 5 s of the
+    run's length, 1 to 10."""
+    return max(1, min(10, int(seconds // 5)))
+
+
 OPEN_GAMES = 300
 FINISHED_GAMES = 5_000
 WORKERS = 2
@@ -61,6 +81,10 @@ class Prepared:
     dashboard: User
     games: list[int]  # one game of the mover's per client process, then one to count queries
     unchanged: int  # the mover's game fetched again and again, never changed
+    waiter: User | None = None  # seated with the mover in the online games below
+    waiting: int = 0  # a two-player online game, the mover on turn, never changed
+    follow: tuple[int, ...] = ()  # two-player online games, the mover on turn, A moves in them
+    six_seats: tuple[tuple[int, ...], ...] = ()  # per client (then one to count queries)
 
 
 @dataclass(frozen=True)
@@ -75,10 +99,13 @@ class Outcome:
     targets: list[tuple[load.Target, float, bool]]  # target, value, met
     shared_cache: bool
     load_average: tuple[float, float]  # the machine's 1-minute load, before and after
+    follow: follow_mod.FollowFigures | None = None  # move to the other player's page
+    one_worker: follow_mod.OneWorker | None = None  # the update check, one gunicorn worker
 
     @property
     def errors(self) -> int:
-        return sum(f.errors for f in self.figures.values())
+        answered = sum(f.errors for f in self.figures.values())
+        return answered + (self.one_worker.errors if self.one_worker else 0)
 
 
 def shared_cache() -> bool:
@@ -133,7 +160,7 @@ def finished_games(user: User, count: int, *, seed: int, console: Console) -> No
     tables.reset_sequences(fill.FILLED)
 
 
-def prepare(*, clients: int, seed: int, console: Console) -> Prepared:
+def prepare(*, clients: int, seed: int, console: Console, follow_count: int = 1) -> Prepared:
     started = time.perf_counter()
     clear()
     mover = registered_player(MOVER, "Bench Mover")
@@ -154,7 +181,43 @@ def prepare(*, clients: int, seed: int, console: Console) -> Prepared:
         f"  players {mover.username} (plays) and {dashboard.username} ({OPEN_GAMES} open, "
         f"{FINISHED_GAMES:,} finished games) ready in {time.perf_counter() - started:.1f} s"
     )
-    return Prepared(mover=mover, dashboard=dashboard, games=games, unchanged=unchanged)
+    waiter = registered_player(WAITER, "Bench Waiter")
+    with transaction.atomic():
+        waiting = two_player_game(mover, waiter)
+        follow = tuple(two_player_game(mover, waiter) for _ in range(follow_count))
+        six_seats = tuple(
+            tuple(
+                services.start_game(owner=mover, guests=list(GUESTS)).pk
+                for _ in range(SIX_SEAT_GAMES)
+            )
+            for _ in range(clients + 1)
+        )
+    console.line(
+        f"  {WAITER} waits in a two-player game; {follow_count} more to follow moves in; "
+        f"{SIX_SEAT_GAMES} six-seat games per client"
+    )
+    return Prepared(
+        mover=mover,
+        dashboard=dashboard,
+        games=games,
+        unchanged=unchanged,
+        waiter=waiter,
+        waiting=waiting,
+        follow=follow,
+        six_seats=six_seats,
+    )
+
+
+def two_player_game(host: User, guest: User) -> int:
+    """An online game as friends start one: the host invites, the guest follows the link, the
+    host begins; the host is on turn."""
+    game = services.open_game(owner=host, invites=1)
+    token = Invitation.objects.get(game=game).token
+    services.join_game(token=token, user=guest)
+    seated = services.begin_game(game_id=game.pk, user=host)
+    if len(seated.seats) != 2 or not seated.current.played_by(host.pk):
+        raise BenchError(f"game {game.pk}: the host is not on turn in a two-player game")
+    return game.pk
 
 
 def session_cookie(user: User) -> str:
@@ -208,7 +271,37 @@ def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]
             lambda: mover.get(unchanged, headers=HTMX | {"If-None-Match": etag}),
         )
         counted(load.DASHBOARD, 200, lambda: viewer.get("/play/"))
-    return counts
+    if prepared.waiter is not None:
+        count_playing_together(prepared, counts, counted, rounds=rounds)
+    return {kind: seen for kind, seen in counts.items() if seen}
+
+
+def count_playing_together(
+    prepared: Prepared, counts: dict[str, list[int]], counted: Any, *, rounds: int
+) -> None:
+    """The waiting player's update check and the six-seat moves, counted as the others."""
+    assert prepared.waiter is not None
+    host = allowed_host()
+    waiter = Client(HTTP_HOST=host)
+    waiter.force_login(prepared.waiter)
+    mover = Client(HTTP_HOST=host)
+    mover.force_login(prepared.mover)
+    waiting = f"/play/{prepared.waiting}/"
+    etag = waiter.get(waiting, headers=HTMX).headers.get("ETag", "")
+    game_id, version = prepared.six_seats[-1][0], 0
+    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
+    for _ in range(rounds):
+        counted(
+            load.WAIT_CHECK,
+            304,
+            lambda: waiter.get(waiting, headers=HTMX | {"If-None-Match": etag}),
+        )
+        form: dict[str, Any] = {"version": version, "held": []}
+        answer = counted(load.ROLL6, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
+        text = answer.content.decode()
+        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
+        answer = counted(load.SCORE6, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
+        version = load.version_of(answer.content.decode()) or 0
 
 
 # --- gunicorn -----------------------------------------------------------------------------------
@@ -309,6 +402,18 @@ def first_etag(port: int, plan: load.ClientPlan) -> str:
     return etag
 
 
+def waiter_etag(plan: load.ClientPlan) -> str:
+    """The waiting player's ETag of their two-player game, from a first full GET over HTTP."""
+    client = load.Client(plan)
+    answer = client.request(
+        "setup", "GET", plan.wait_url, cookie=plan.waiter_cookie, headers=HTMX, read=True
+    )
+    etag = answer.headers.get("etag", "")
+    if answer.status != 200 or not etag:
+        raise BenchError(f"{plan.wait_url} answered {answer.status} with no ETag to the waiter")
+    return etag
+
+
 # --- The run ----------------------------------------------------------------------------------
 
 
@@ -319,7 +424,9 @@ def run(*, seconds: float, clients: int, seed: int, console: Console) -> Outcome
         f"{seconds:g} s, every request type interleaved ..."
     )
     try:
-        prepared = prepare(clients=clients, seed=seed, console=console)
+        prepared = prepare(
+            clients=clients, seed=seed, console=console, follow_count=follow_games(seconds)
+        )
         return measure(prepared, seconds=seconds, clients=clients, console=console)
     finally:
         clear()
@@ -329,6 +436,9 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
     csrf_secret = secrets.token_hex(16)  # 32 characters, as Django's own secrets
     mover_cookie = cookie_header(session_cookie(prepared.mover), csrf_secret)
     viewer_cookie = cookie_header(session_cookie(prepared.dashboard), csrf_secret)
+    waiter_cookie = ""
+    if prepared.waiter is not None:
+        waiter_cookie = cookie_header(session_cookie(prepared.waiter), csrf_secret)
     queries = count_queries(prepared)
     port = free_port()
     connections.close_all()  # the client processes are forked: no connection shared with them
@@ -344,16 +454,49 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             unchanged_url=f"/play/{prepared.unchanged}/",
             etag="",
             seconds=seconds,
+            waiter_cookie=waiter_cookie,
+            wait_url=f"/play/{prepared.waiting}/" if prepared.waiting else "",
         )
         etag = first_etag(port, base)
+        wait_etag = waiter_etag(base) if base.wait_url else ""
         plans = [
-            load.ClientPlan(**{**base.__dict__, "game_id": game_id, "etag": etag})
-            for game_id in prepared.games[:clients]
+            load.ClientPlan(
+                **{
+                    **base.__dict__,
+                    "game_id": game_id,
+                    "etag": etag,
+                    "wait_etag": wait_etag,
+                    "six_seat_games": six,
+                }
+            )
+            for game_id, six in zip(
+                prepared.games[:clients],
+                prepared.six_seats[:clients] or [()] * clients,
+                strict=True,
+            )
         ]
         started, load_before = time.perf_counter(), os.getloadavg()[0]
         with multiprocessing.get_context("fork").Pool(clients) as pool:
             per_client = pool.map(load.drive, plans)
         took, load_after = time.perf_counter() - started, os.getloadavg()[0]
+        followed = None
+        if prepared.follow:
+            console.line(
+                f"  move to the other page: {len(prepared.follow) * 3} moves, the other page "
+                f"asking every {follow_mod.POLL_SECONDS:g} s ..."
+            )
+            followed = follow_mod.measure_follow(
+                follow_mod.FollowPlan(
+                    client=plans[0], waiter_cookie=waiter_cookie, games=prepared.follow
+                )
+            )
+    one_worker = None
+    if base.wait_url:
+        console.line("  the update check against one gunicorn worker alone ...")
+        port = free_port()
+        with gunicorn(port, workers=1):
+            one = load.ClientPlan(**{**plans[0].__dict__, "port": port})
+            one_worker = follow_mod.hammer(one, seconds=min(ONE_WORKER_SECONDS, seconds / 4))
     samples = [sample for taken in per_client for sample in taken]
     console.line(f"  {len(samples):,} requests timed in {took:.1f} s")
     numbers = load.figures(samples, clients=clients)
@@ -372,6 +515,8 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
         targets=checked,
         shared_cache=cached,
         load_average=(load_before, load_after),
+        follow=followed,
+        one_worker=one_worker,
     )
 
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from bench import follow as follow_mod
 from bench import load
 from bench.http_scenario import Outcome
 from bench.output import Console
@@ -203,7 +204,87 @@ def http_section(outcome: Outcome) -> dict[str, Any]:
         ],
         "targets_met": all(met for _, _, met in outcome.targets),
         "errors": outcome.errors,
+        "playing_together": playing_together(outcome),
     }
+
+
+PLAYING_TOGETHER = (load.WAIT_CHECK, load.ROLL6, load.SCORE6)
+
+
+def per_worker(outcome: Outcome, kind: str) -> float | None:
+    """Requests a second one worker answers of ``kind``, from the interleaved run: with as many
+    clients as workers none waits, so one worker answers ``1 / mean latency``."""
+    got = outcome.figures.get(kind)
+    return 1000 / got.mean_ms if got and got.mean_ms > 0 else None
+
+
+def playing_together(outcome: Outcome) -> dict[str, Any]:
+    """Issue 12's figures, next to the front page of the same run, with their targets."""
+    section: dict[str, Any] = {
+        "front_per_worker_per_second": _rounded(per_worker(outcome, load.FRONT)),
+        "update_check_per_worker_per_second": _rounded(per_worker(outcome, load.WAIT_CHECK)),
+    }
+    for kind in PLAYING_TOGETHER:
+        got = outcome.figures.get(kind)
+        seen = outcome.queries.get(kind, [])
+        section[kind] = {
+            "title": load.TITLES[kind],
+            "ratio_to_front": round(got.ratio, 3) if got else None,
+            "mean_ms": round(got.mean_ms, 3) if got else None,
+            "p95_ms": round(got.p95_ms, 3) if got else None,
+            "queries": max(seen) if seen else None,
+        }
+    one = outcome.one_worker
+    section["one_worker"] = (
+        None
+        if one is None
+        else {
+            "server": "gunicorn, 1 sync worker, 1 client back to back",
+            "requests": one.requests,
+            "seconds": round(one.seconds, 2),
+            "requests_per_second": round(one.rate, 1),
+            "mean_ms": round(one.mean_ms, 3),
+            "p95_ms": round(one.p95_ms, 3),
+            "errors": one.errors,
+        }
+    )
+    shown = outcome.follow
+    section["move_to_other_page"] = (
+        None
+        if shown is None
+        else {
+            "poll_seconds": shown.poll_seconds,
+            "moves": shown.moves,
+            "missed": shown.missed,
+            "mean_ms": round(shown.mean_ms, 1),
+            "p95_ms": round(shown.p95_ms, 1),
+            "max_ms": round(shown.max_ms, 1),
+            "server_mean_ms": round(shown.server_mean_ms, 2),
+            "server_p95_ms": round(shown.server_p95_ms, 2),
+            "slowest_poll_ms": round(shown.slowest_poll_ms, 1),
+            "max_wait_ms": round(shown.max_wait_ms, 1),
+            "delays_ms": [None if math.isnan(d) else round(d, 1) for d in shown.delays_ms],
+            "target": follow_target(shown.poll_seconds),
+            "met": shown.met(),
+        }
+    )
+    section["targets"] = [
+        {"key": t.kind, "what": t.what, "target": t.describe(), "value": round(v, 3), "met": m}
+        for t, v, m in outcome.targets
+        if t.kind in PLAYING_TOGETHER
+    ]
+    return section
+
+
+def follow_target(poll_seconds: float) -> str:
+    return (
+        f"every move shown by the page's next check: at most {poll_seconds:g} s "
+        f"(+{follow_mod.TIMER_SLACK_MS:g} ms timer slack) + that check's own time"
+    )
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 1) if value is not None else None
 
 
 def write_json(results: Results, path: str | None) -> Path:
@@ -324,7 +405,48 @@ def print_http(outcome: Outcome, console: Console) -> None:
     for kind, got in outcome.figures.items():
         if got.errors:
             console.failure(f"ERRORS: {load.TITLES.get(kind, kind)} answered {got.statuses}")
+    print_playing_together(outcome, console)
     console.line()
+
+
+def print_playing_together(outcome: Outcome, console: Console) -> None:
+    """Issue 12's lines: the waiting player's check per worker, the delay to the other page,
+    six seats against the front page (all from the run above)."""
+    console.line("Playing together (same run, next to the front page):")
+    front, check = per_worker(outcome, load.FRONT), per_worker(outcome, load.WAIT_CHECK)
+    got = outcome.figures.get(load.WAIT_CHECK)
+    if got and front and check:
+        seen = outcome.queries.get(load.WAIT_CHECK, [])
+        console.line(
+            f"  update check, waiting player: {check:.0f} req/s per worker under the mixed load "
+            f"(front page {front:.0f}), {got.ratio:.2f}× front, "
+            f"{max(seen) if seen else '?'} queries, p95 {got.p95_ms:.1f} ms"
+        )
+    if one := outcome.one_worker:
+        console.line(
+            f"  update check against one worker alone: {one.rate:.0f} req/s "
+            f"({one.requests} in {one.seconds:.1f} s, mean {one.mean_ms:.2f} ms, "
+            f"p95 {one.p95_ms:.2f} ms, {one.errors} errors)"
+        )
+    if shown := outcome.follow:
+        line = (
+            f"  move to the other page (polled every {shown.poll_seconds:g} s): mean "
+            f"{shown.mean_ms:.0f} ms, p95 {shown.p95_ms:.0f} ms, max {shown.max_ms:.0f} ms over "
+            f"{shown.moves} moves ({shown.missed} missed); server side (B's GET right after "
+            f"the ack): mean {shown.server_mean_ms:.1f} ms, p95 {shown.server_p95_ms:.1f} ms; "
+            f"the waiting page's slowest check {shown.slowest_poll_ms:.0f} ms; longest wait "
+            f"for the page to ask {shown.max_wait_ms:.0f} ms"
+        )
+        (console.success if shown.met() else console.warning)(
+            f"{line}\n  {'met   ' if shown.met() else 'MISSED'} target: "
+            f"{follow_target(shown.poll_seconds)}"
+        )
+    for kind in (load.ROLL6, load.SCORE6):
+        if six := outcome.figures.get(kind):
+            console.line(
+                f"  {load.TITLES[kind].lower()}: {six.ratio:.2f}× front, "
+                f"mean {six.mean_ms:.1f} ms, p95 {six.p95_ms:.1f} ms"
+            )
 
 
 def print_plans(pages: Sequence[Page], console: Console) -> None:
