@@ -4,8 +4,11 @@ enough, time the scenarios, report, and fail when a gated page is over its limit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from bench import fill, http_scenario, report, scaleout, scenarios, tables
+from django.conf import settings
+
+from bench import fill, http_scenario, report, scaleout, scenarios, strategy_figures, tables
 from bench.output import BenchError, Console
 from games.models import Score
 
@@ -31,6 +34,7 @@ class Options:
     scaleout_seconds: float = 20.0
     scaleout_clients: int = 4
     faults: bool = True  # the scale-out run again while workers are SIGKILLed
+    strategy: bool = True  # perfect play: table build and load, hints, analysis, simulation
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
@@ -113,6 +117,10 @@ def run(options: Options, console: Console) -> report.Results:
         report.print_plans(pages, console)
     if scaled:
         results["scaleout"] = [scaleout.section(r) for r in scaled]
+    if options.strategy:
+        directory = Path(settings.VAR_DIR) / "bench-strategy"
+        results["strategy"] = strategy_figures.run(directory, console, seed=options.seed)
+        strategy_figures.print_figures(results["strategy"], console)
     path = report.write_json(results, options.json_path)
     console.line(f"Results written to {path}")
     report.print_verdict(failures, console)

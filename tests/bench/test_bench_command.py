@@ -26,6 +26,7 @@ TINY = [
     "2",
     "--no-http",
     "--no-scaleout",
+    "--no-strategy",
 ]
 
 

@@ -59,6 +59,12 @@ class Command(BaseCommand):
             help="skip the scale-out scenario (nginx in front of gunicorn nodes, whole games)",
         )
         parser.add_argument(
+            "--no-strategy",
+            dest="strategy",
+            action="store_false",
+            help="skip perfect play's figures (table build and load, hints, analysis, simulation)",
+        )
+        parser.add_argument(
             "--no-faults",
             dest="faults",
             action="store_false",
@@ -97,6 +103,7 @@ class Command(BaseCommand):
                 scaleout_seconds=opts["scaleout_seconds"],
                 scaleout_clients=opts["scaleout_clients"],
                 faults=opts["faults"],
+                strategy=opts["strategy"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
