@@ -84,3 +84,16 @@ def test_the_game_over_panel_links_to_the_analysis(alice_client, player, game) -
     page = alice_client.get(reverse("games:play", kwargs={"game_id": game.pk}))
 
     assert f'href="{analysis_url(game)}">Analyse this game' in page.text
+
+
+def test_the_players_own_page_links_to_the_analysis_and_no_one_elses_does(
+    alice_client, player, game
+) -> None:
+    play_out(game, player)
+    page = reverse("player", kwargs={"public_id": player.public_id})
+
+    own = alice_client.get(page)
+    other = client_for(make_user("bob")).get(page)
+
+    assert f'href="{analysis_url(game)}"' in own.text
+    assert "analysis" not in page_text(other)
