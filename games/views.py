@@ -563,7 +563,7 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         "histogram": histogram,
         # Their own page offers the analysis of their latest finished games.
         "analysable": dashboard_rows(
-            selectors.dashboard(user=request.user, open_shown=0, finished_shown=5)
+            selectors.dashboard(user=player, open_shown=0, finished_shown=5)
         )["finished_rows"]
         if own
         else [],
