@@ -277,8 +277,17 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> 
     the open games are counted in that same range only when there are more than shown.
     """
     mine = Seat.objects.filter(user=user).select_related("game").order_by("-game_id")
-    open_seats = list(mine.filter(game_over=False)[:open_shown])
-    finished = list(mine.filter(game_over=True)[:finished_shown])
+    # Only the columns the lines show: a game row's JSON (dice, undo, the draw) is not decoded.
+    game_columns = ("game__kind", "game__status", "game__updated_at", "game__finished_at")
+    open_seats = list(
+        mine.filter(game_over=False).only(
+            "position", "cards", "yahtzee_bonuses", "yahtzees", "grand_total",
+            "game__current_seat", *game_columns,
+        )[:open_shown]
+    )  # fmt: skip
+    finished = list(
+        mine.filter(game_over=True).only("position", "grand_total", *game_columns)[:finished_shown]
+    )
     open_count = len(open_seats)
     if open_count == open_shown:
         open_count = Seat.objects.filter(user=user, game_over=False).count()
@@ -287,7 +296,19 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> 
     return Dashboard(
         open_games=open_games,
         open_count=open_count,
-        finished=[_summary(seat) for seat in finished],
+        finished=[_finished_summary(seat) for seat in finished],
+    )
+
+
+def _finished_summary(seat: Seat) -> GameSummary:
+    """A game over: its stored total (none for an abandoned one), no card to read."""
+    game = seat.game
+    return GameSummary(
+        game=game,
+        score=seat.grand_total or 0,
+        boxes_filled=0,
+        rounds=game.rules_kind.rounds,
+        position=seat.position,
     )
 
 
