@@ -8,8 +8,8 @@ from django.db import transaction
 
 from accounts.models import User
 from games import live, rules, selectors
-from games.errors import GameNotInProgress, NotYourTurn, StaleGame
-from games.models import Game, GameStatus, Move, MoveAction, PlayerKind
+from games.errors import NotYourTurn
+from games.models import Game, Move, MoveAction, PlayerKind
 from games.selectors import SeatedGame
 
 
@@ -73,10 +73,7 @@ def roll_for_first(
     """Throw for every contender seat ``user`` plays (their own; the host's guests too)."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
-    if version != game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if game.status != GameStatus.IN_PROGRESS:
-        raise GameNotInProgress("This game is over.")
+    game.require_in_play(version)
     if not game.contenders:
         raise rules.IllegalMove("Who goes first is already decided.")
     mine = [

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from games import rules
+from games.errors import GameNotInProgress, StaleGame
 
 KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 """The kinds of game (``rules.KINDS``) as the database stores them."""
@@ -96,6 +97,16 @@ class Game(models.Model):
     @property
     def is_in_progress(self) -> bool:
         return self.status == GameStatus.IN_PROGRESS
+
+    def require_in_play(self, version: int) -> None:
+        """Raise unless the game is in progress and at ``version``, the state the request was
+        made against (a double click or a stale tab is caught here, before anything changes)."""
+        if version != self.version:
+            raise StaleGame(
+                "The game has moved on since this page was shown; here is where it is now."
+            )
+        if self.status != GameStatus.IN_PROGRESS:
+            raise GameNotInProgress("This game is over.")
 
     def turn(self) -> rules.Turn:
         """The turn in progress as the rules engine sees it."""

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.models import User
 from games import advice, first_roll, live, rules, selectors, strategy
-from games.errors import GameError, GameNotInProgress, NotYourTurn, StaleGame
+from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
     Game,
@@ -44,10 +44,7 @@ class ZeroNeedsConfirmation(GameError):
 
 def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
     game = seated.game
-    if version != game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if game.status != GameStatus.IN_PROGRESS:
-        raise GameNotInProgress("This game is over.")
+    game.require_in_play(version)
     if game.contenders:
         raise NotYourTurn("Everyone rolls for first before play begins.")
     seat = seated.current
@@ -479,9 +476,8 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
-    if version != game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if game.status != GameStatus.IN_PROGRESS or not game.undo:
+    game.require_in_play(version)
+    if not game.undo:
         raise rules.IllegalMove("There is no box to take back: the dice have moved on.")
     before = game.undo
     seat = seated.seats[before["seat"]]
@@ -594,10 +590,7 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     entered. The others play on; when nobody is left, the game ends as abandoned."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
-    if version != game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if game.status != GameStatus.IN_PROGRESS:
-        raise GameNotInProgress("This game is over.")
+    game.require_in_play(version)
     mine = seated.seat_of(user)
     if mine is None or mine.resigned:
         raise rules.IllegalMove("You have resigned from this game already.")
@@ -622,10 +615,7 @@ def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     (``rules.skipped_box``), then the next player. Any other player at the table may do it."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game, seat = seated.game, seated.current
-    if version != game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if game.status != GameStatus.IN_PROGRESS:
-        raise GameNotInProgress("This game is over.")
+    game.require_in_play(version)
     if game.turn_limit is None:
         raise rules.IllegalMove("This game has no time limit: nobody can be skipped.")
     if seat.played_by(user.pk):

@@ -10,7 +10,7 @@ new match and the event it appended to ``log``. Seats are numbered by their plac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
@@ -19,7 +19,6 @@ from games.rules.boxes import CATEGORIES, Box
 from games.rules.dice import DICE_COUNT, Dice, DiceSource, validate_dice
 from games.rules.errors import (
     CannotSkip,
-    IllegalMove,
     MatchOver,
     NothingToUndo,
     NotHost,
@@ -40,7 +39,7 @@ from games.rules.events import (
     Undone,
 )
 from games.rules.scoring import KINDS, GameKind, Slot
-from games.rules.turn import Sheet, Turn
+from games.rules.turn import Sheet, Turn, _can
 from games.rules.turn import hold as hold_dice
 from games.rules.turn import roll as roll_dice
 from games.rules.turn import score as score_box
@@ -109,14 +108,6 @@ def _with_zero(sheet: Sheet, slot: Slot) -> Sheet:
     column, box = slot
     cards = tuple({**c, box: 0} if i == column else dict(c) for i, c in enumerate(sheet.cards))
     return replace(sheet, cards=cards)
-
-
-def _can(verify: Callable[[], object]) -> bool:
-    try:
-        verify()
-    except IllegalMove:
-        return False
-    return True
 
 
 def _throw(values: Sequence[int]) -> DiceSource:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import rules, selectors, services
-from games.errors import GameNotFound
+from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
 from tests.factories import ScriptedDice
 
@@ -83,7 +83,7 @@ def test_a_fourth_roll_is_refused_and_changes_nothing(game, roll):
 def test_a_stale_version_is_refused(game, roll, player):
     roll(game, 1, 2, 3, 4, 6)
 
-    with pytest.raises(services.StaleGame):
+    with pytest.raises(StaleGame):
         services.roll_dice(
             game_id=game.pk, user=player, version=0, dice_source=ScriptedDice(1, 1, 1, 1, 1)
         )
