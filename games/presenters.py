@@ -488,11 +488,18 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
         }
         for item in games.open_games
     ]
-    finished_rows = []
-    for item in games.finished:
+    return {"open_rows": open_rows, "finished_rows": finished_rows(games.finished)}
+
+
+def finished_rows(items: Sequence[selectors.GameSummary]) -> list[dict[str, Any]]:
+    """Lines of games that are over: link, kind, date, score, and the analysis link."""
+    kinds = dict(KIND_CHOICES)
+    play = _url_patterns()["play"]
+    rows = []
+    for item in items:
         game = item.game
         when = timezone.localtime(game.finished_at or game.updated_at)
-        finished_rows.append(
+        rows.append(
             {
                 "url": play.replace(str(_ANY_ID), str(game.pk)),
                 "kind": kinds[game.kind],
@@ -505,7 +512,7 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
                 ),
             }
         )
-    return {"open_rows": open_rows, "finished_rows": finished_rows}
+    return rows
 
 
 def home_preview() -> dict[str, Any]:

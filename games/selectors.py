@@ -276,18 +276,12 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> 
     Each list is one range of the ``seat_user_over`` index, read no further than it shows;
     the open games are counted in that same range only when there are more than shown.
     """
-    mine = Seat.objects.filter(user=user).select_related("game").order_by("-game_id")
-    # Only the columns the lines show: a game row's JSON (dice, undo, the draw) is not decoded.
-    game_columns = ("game__kind", "game__status", "game__updated_at", "game__finished_at")
     open_seats = list(
-        mine.filter(game_over=False).only(
+        _seats_of(user, over=False).only(
             "position", "cards", "yahtzee_bonuses", "yahtzees", "grand_total",
-            "game__current_seat", *game_columns,
+            "game__current_seat", *_GAME_COLUMNS,
         )[:open_shown]
     )  # fmt: skip
-    finished = list(
-        mine.filter(game_over=True).only("position", "grand_total", *game_columns)[:finished_shown]
-    )
     open_count = len(open_seats)
     if open_count == open_shown:
         open_count = Seat.objects.filter(user=user, game_over=False).count()
@@ -296,8 +290,26 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> 
     return Dashboard(
         open_games=open_games,
         open_count=open_count,
-        finished=[_finished_summary(seat) for seat in finished],
+        finished=latest_finished(user=user, shown=finished_shown),
     )
+
+
+# Only the columns the dashboard's lines show: a game row's JSON (dice, undo, the draw) is not
+# decoded.
+_GAME_COLUMNS = ("game__kind", "game__status", "game__updated_at", "game__finished_at")
+
+
+def _seats_of(user: User, *, over: bool) -> QuerySet[Seat]:
+    """The viewer's seats in open or ended games, newest first (the ``seat_user_over`` index)."""
+    return (
+        Seat.objects.filter(user=user, game_over=over).select_related("game").order_by("-game_id")
+    )
+
+
+def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
+    """The viewer's latest games that are over (finished or abandoned), newest first."""
+    seats = _seats_of(user, over=True).only("position", "grand_total", *_GAME_COLUMNS)
+    return [_finished_summary(seat) for seat in seats[:shown]]
 
 
 def _finished_summary(seat: Seat) -> GameSummary:

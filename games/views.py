@@ -45,6 +45,7 @@ from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, TURN_LIMITS, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
     dashboard_rows,
+    finished_rows,
     game_context,
     game_urls,
     high_scores_context,
@@ -562,11 +563,7 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         "line": line,
         "histogram": histogram,
         # Their own page offers the analysis of their latest finished games.
-        "analysable": dashboard_rows(
-            selectors.dashboard(user=player, open_shown=0, finished_shown=5)
-        )["finished_rows"]
-        if own
-        else [],
+        "analysable": finished_rows(selectors.latest_finished(user=player, shown=5)) if own else [],
     }
     return render(request, "games/player.html", context)
 
