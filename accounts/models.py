@@ -61,6 +61,9 @@ class User(AbstractUser):
     sound = models.BooleanField("dice sound", default=False)
     animation = models.BooleanField("dice animation", default=True)
     confirm_zero = models.BooleanField("ask before scoring a zero", default=True)
+    # The players who last sat at this account's screen, latest first (the Mac original's list
+    # of players): offered again when a game is set up, read with the user at no extra query.
+    guest_names = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         constraints = [

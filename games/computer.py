@@ -60,10 +60,10 @@ def _step(seated: SeatedGame) -> SeatedGame:
         game.undo = None  # new dice are seen: the last scoring is final
         _save_game(game, *TURN_FIELDS)
         _log(game, seat, game.round, record)
-        return replace(seated, record=record)
-    played_round = game.round
+        return replace(seated, record=record, actor=game.current_seat)
+    played_round, actor = game.round, game.current_seat
     after, scored = seated.match().score(game.current_seat, action.box, action.column)
     scoring = scoring_of(scored)
     _end_turn(seated, after)
     _log(game, seat, played_round, scoring)
-    return replace(seated, record=scoring)
+    return replace(seated, record=scoring, actor=actor)

@@ -12,8 +12,10 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlencode
 
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 
 from accounts.models import User
@@ -30,6 +32,7 @@ from games.models import (
     Seat,
 )
 from games.selectors import SeatedGame
+from games.strategy.bots import MEASURED_MEAN
 
 LIMITS = {
     "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
@@ -249,10 +252,10 @@ def describe(record: rules.Roll | rules.Scoring, *, who: str = "") -> str:
     return line
 
 
-def describe_move(move: Move, *, names: bool) -> str:
-    """A logged move as a line of the game's log (with the player's name when several play)."""
+def describe_move(move: Move, *, name: str = "") -> str:
+    """A logged move as a line of the game's log (with the player's ``name`` when several play)."""
     record: rules.Roll | rules.Scoring
-    prefix = f"{move.seat.display_name}: " if names else ""
+    prefix = f"{name}: " if name else ""
     if move.action == MoveAction.UNDO:
         return f"{prefix}Took back {move.points} in {rules.Box(move.box).label}"
     if move.action == MoveAction.FIRST:
@@ -275,7 +278,7 @@ def describe_move(move: Move, *, names: bool) -> str:
             dice=tuple(move.dice),
             joker=move.joker,
         )
-    return describe(record, who=move.seat.display_name if names else "")
+    return describe(record, who=name)
 
 
 def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str] | None:
@@ -356,10 +359,12 @@ def game_context(
     confirm: dict[str, Any] | None = None,
     hint: dict[str, Any] | None = None,
     rematch: tuple[str, str] | None = None,
+    log_kept: bool = False,
 ) -> dict[str, Any]:
     """Everything the game page shows, for ``viewer``; ``high_scores`` as
     ``selectors.high_score_entries`` gives them for a finished game, ``moves`` the latest
-    moves, newest first."""
+    moves, newest first. With ``log_kept`` the page keeps its log as it is, and only the line
+    of the move just made (``new_moves``) is added to it."""
     game = seated.game
     kind = game.rules_kind
     seat = seated.current if game.is_in_progress else (seated.seat_of(viewer) or seated.current)
@@ -367,6 +372,9 @@ def game_context(
     turn = game.turn() if game.is_in_progress else rules.Turn()
     on_turn = game.is_in_progress and seat.played_by(viewer.pk)
     several = len(seated.seats) > 1
+    # The log names the player of each move when several play (the seats are loaded already).
+    names = {s.pk: s.display_name for s in seated.seats} if several else {}
+    actor = seat if seated.actor is None else seated.seats[seated.actor]
     draw = first_draw(seated, viewer)
     urls = game_urls(game.pk)
     computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
@@ -434,12 +442,11 @@ def game_context(
         "finished": finished,
         "high_score": high_score,
         "celebrations": news,
-        "moves": [describe_move(move, names=len(seated.seats) > 1) for move in moves],
-        "new_moves": [
-            describe(seated.record, who=seat.display_name if len(seated.seats) > 1 else "")
-        ]
+        "moves": [describe_move(move, name=names.get(move.seat_id, "")) for move in moves],
+        "new_moves": [describe(seated.record, who=names.get(actor.pk, ""))]
         if seated.record
         else [],
+        "log_kept": log_kept,
         "abandoned": game.status == GameStatus.ABANDONED,
         "message": message,
         "confirm": confirm,
@@ -475,16 +482,16 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
     """The dashboard's lines, worked out here once rather than by filters and ``{% url %}``
     tags for each of its thirty lines (what the page's time went on)."""
     kinds = dict(KIND_CHOICES)
-    play = _url_patterns()["play"]
     open_rows = [
         {
-            "url": play.replace(str(_ANY_ID), str(item.game.pk)),
-            "kind": kinds[item.game.kind],
+            "url": _play_url(item.game_id),
+            "kind": kinds[item.kind],
             "boxes_filled": item.boxes_filled,
             "rounds": item.rounds,
             "score": item.score,
-            "ago": timesince(item.game.updated_at),
-            "waiting": item.game.status == GameStatus.WAITING,
+            "ago": timesince(item.updated_at),
+            "waiting": item.status == GameStatus.WAITING,
+            "your_turn": item.your_turn,
         }
         for item in games.open_games
     ]
@@ -494,25 +501,54 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
 def finished_rows(items: Sequence[selectors.GameSummary]) -> list[dict[str, Any]]:
     """Lines of games that are over: link, kind, date, score, and the analysis link."""
     kinds = dict(KIND_CHOICES)
-    play = _url_patterns()["play"]
-    rows = []
-    for item in items:
-        game = item.game
-        when = timezone.localtime(game.finished_at or game.updated_at)
-        rows.append(
-            {
-                "url": play.replace(str(_ANY_ID), str(game.pk)),
-                "kind": kinds[game.kind],
-                "abandoned": game.status == GameStatus.ABANDONED,
-                "finished": game.status == GameStatus.FINISHED,
-                "when": formats.date_format(when, "j M Y"),
-                "score": item.score,
-                "analysis_url": reverse(
-                    "games:analysis", kwargs={"game_id": game.pk, "position": item.position}
-                ),
-            }
-        )
-    return rows
+    zone = timezone.get_current_timezone()
+    return [
+        {
+            "url": _play_url(item.game_id),
+            "kind": kinds[item.kind],
+            "abandoned": item.status == GameStatus.ABANDONED,
+            "finished": item.status == GameStatus.FINISHED,
+            # As the date filter "j M Y" writes it (English month names: the site's language).
+            "when": f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
+            "score": item.score,
+            "analysis_url": _analysis_pattern()
+            .replace(str(_ANY_ID), str(item.game_id))
+            .replace(str(_ANY_POSITION), str(item.position)),
+        }
+        for item in items
+    ]
+
+
+@cache
+def new_game_choices(*, opened: bool) -> SafeString:
+    """The new-game form's fixed choices: computer players, seats online, the kinds of game.
+
+    The same for every player, so rendered once per process (``opened`` after a mistake in
+    the names typed, to show every choice again)."""
+    context = {
+        "opened": opened,
+        "computer_slots": range(1, 4),
+        "bot_choices": [
+            (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})")
+            for name in strategy.BOT_NAMES
+        ],
+        "seat_choices": range(rules.MAX_SEATS),
+        "turn_limits": TURN_LIMITS.items(),
+        "kinds": KIND_CHOICES,
+    }
+    return mark_safe(render_to_string("games/_new_game_choices.html", context))
+
+
+def _play_url(game_id: int) -> str:
+    return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
+
+
+_ANY_POSITION = 987654321
+
+
+@cache
+def _analysis_pattern() -> str:
+    return reverse("games:analysis", kwargs={"game_id": _ANY_ID, "position": _ANY_POSITION})
 
 
 def home_preview() -> dict[str, Any]:

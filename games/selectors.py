@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import (
+    Case,
     Count,
     F,
     IntegerField,
@@ -24,6 +25,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -56,6 +58,9 @@ class SeatedGame:
     record: rules.Roll | rules.Scoring | None = None
     """What the action that produced this state did: the page shows it (a line of the log, a
     celebration) without reading the log again."""
+    actor: int | None = None
+    """The seat (its place in ``seats``) whose ``record`` it is: after a scoring, the turn has
+    passed on."""
 
     @property
     def current(self) -> Seat:
@@ -106,16 +111,6 @@ def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     for seat in seats:
         seat.game = game  # one Game object for all, so a change made through one is seen by all
     return SeatedGame(game=game, seats=seats)
-
-
-def guest_names_used(user: User, *, limit: int = 12) -> list[str]:
-    """The names of the guests ``user`` last played with at their screen, latest first."""
-    rows = (
-        Seat.objects.filter(game__owner=user, player_kind=PlayerKind.GUEST)
-        .order_by("-game_id")
-        .values_list("display_name", flat=True)[: limit * 6]
-    )
-    return list(dict.fromkeys(rows))[:limit]
 
 
 @dataclass(frozen=True)
@@ -243,15 +238,20 @@ def has_moves(game: Game) -> bool:
 
 
 def recent_moves(game: Game, *, limit: int = 8) -> list[Move]:
-    """The game's last moves, newest first, read backwards along ``move_unique_seq``."""
-    return list(Move.objects.filter(game=game).select_related("seat").order_by("-seq")[:limit])
+    """The game's last moves, newest first, read backwards along ``move_unique_seq`` (what a
+    line of the log says; the player's name comes from the seats loaded with the game)."""
+    return list(Move.objects.filter(game=game).order_by("-seq")[:limit])
 
 
 @dataclass(frozen=True)
 class GameSummary:
     """One line of the dashboard: a game, and where the viewer's card stands in it."""
 
-    game: Game
+    game_id: int
+    kind: str
+    status: str
+    updated_at: datetime
+    finished_at: datetime | None
     score: int
     boxes_filled: int
     rounds: int
@@ -264,76 +264,109 @@ class Dashboard:
     open_games: list[GameSummary]
     open_count: int
     finished: list[GameSummary]
+    more_finished: bool = False
 
     @property
     def more_open(self) -> bool:
         return self.open_count > len(self.open_games)
 
 
-def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 20) -> Dashboard:
-    """The viewer's open games and their latest finished ones, newest first, a page of each.
+_GAME_COLUMNS = ("game_id", "game__kind", "game__status", "game__updated_at", "game__finished_at")
+"""What a dashboard line shows of its game: read as values, no ``Game`` built, no JSON decoded."""
 
-    Each list is one range of the ``seat_user_over`` index, read no further than it shows;
-    the open games are counted in that same range only when there are more than shown.
+
+_YOUR_MOVE_FIRST = Case(
+    When(Q(game__status=GameStatus.IN_PROGRESS, game__current_seat=F("position")), then=0),
+    default=1,
+    output_field=IntegerField(),
+).asc()
+
+
+def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> Dashboard:
+    """The viewer's open games, those where it is their move first, then their latest finished
+    ones; newest first, a page of each.
+
+    Each list is one range of the ``seat_user_over`` index. "Your move" is worked out over the
+    whole range (every open game, not only the page shown), so a game waiting for the viewer is
+    never on a later page. The open games are counted (in that range) only when there are more
+    than shown.
     """
-    open_seats = list(
-        _seats_of(user, over=False).only(
-            "position", "cards", "yahtzee_bonuses", "yahtzees", "grand_total",
-            "game__current_seat", *_GAME_COLUMNS,
+    open_seats = (
+        _seats_of(user, over=False)
+        .order_by(_YOUR_MOVE_FIRST, "-game_id")
+        .values_list(
+            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees", "game__current_seat"
         )[:open_shown]
-    )  # fmt: skip
-    open_count = len(open_seats)
+    )
+    open_games = [_summary(*row) for row in open_seats]
+    open_count = len(open_games)
     if open_count == open_shown:
-        open_count = Seat.objects.filter(user=user, game_over=False).count()
-    # Games where it is the viewer's move come first (within the page shown).
-    open_games = sorted((_summary(seat) for seat in open_seats), key=lambda g: not g.your_turn)
+        open_count = _seats_of(user, over=False).count()
+    finished = latest_finished(user=user, shown=finished_shown + 1)  # one more: are there more?
     return Dashboard(
         open_games=open_games,
         open_count=open_count,
-        finished=latest_finished(user=user, shown=finished_shown),
+        finished=finished[:finished_shown],
+        more_finished=len(finished) > finished_shown,
     )
-
-
-# Only the columns the dashboard's lines show: a game row's JSON (dice, undo, the draw) is not
-# decoded.
-_GAME_COLUMNS = ("game__kind", "game__status", "game__updated_at", "game__finished_at")
 
 
 def _seats_of(user: User, *, over: bool) -> QuerySet[Seat]:
     """The viewer's seats in open or ended games, newest first (the ``seat_user_over`` index)."""
-    return (
-        Seat.objects.filter(user=user, game_over=over).select_related("game").order_by("-game_id")
-    )
+    return Seat.objects.filter(user=user, game_over=over).order_by("-game_id")
 
 
 def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
-    """The viewer's latest games that are over (finished or abandoned), newest first."""
-    seats = _seats_of(user, over=True).only("position", "grand_total", *_GAME_COLUMNS)
-    return [_finished_summary(seat) for seat in seats[:shown]]
+    """The viewer's latest games that are over (finished or abandoned), newest first: their
+    stored totals (none for an abandoned one), no card read."""
+    rows = _seats_of(user, over=True).values_list(*_GAME_COLUMNS, "position", "grand_total")
+    return [
+        GameSummary(
+            game_id=game_id,
+            kind=kind,
+            status=status,
+            updated_at=updated_at,
+            finished_at=finished_at,
+            score=total or 0,
+            boxes_filled=0,
+            rounds=rules.KINDS[kind].rounds,
+            position=position,
+        )
+        for game_id, kind, status, updated_at, finished_at, position, total in rows[:shown]
+    ]
 
 
-def _finished_summary(seat: Seat) -> GameSummary:
-    """A game over: its stored total (none for an abandoned one), no card to read."""
-    game = seat.game
-    return GameSummary(
-        game=game,
-        score=seat.grand_total or 0,
-        boxes_filled=0,
-        rounds=game.rules_kind.rounds,
-        position=seat.position,
+def _summary(
+    game_id: int,
+    kind: str,
+    status: str,
+    updated_at: datetime,
+    finished_at: datetime | None,
+    position: int,
+    cards: list[dict[str, int]],
+    yahtzee_bonuses: int,
+    yahtzees: int,
+    current_seat: int,
+) -> GameSummary:
+    """A game in progress (or waiting for players): the viewer's card as it stands."""
+    rules_kind = rules.KINDS[kind]
+    sheet = rules.Sheet(
+        kind=rules_kind,
+        cards=tuple(cards) if cards else (),
+        yahtzee_bonuses=yahtzee_bonuses,
+        yahtzees=yahtzees,
     )
-
-
-def _summary(seat: Seat) -> GameSummary:
-    game = seat.game
-    sheet = seat.sheet(game.rules_kind)
     return GameSummary(
-        game=game,
-        score=seat.grand_total if seat.grand_total is not None else sheet.grand_total,
+        game_id=game_id,
+        kind=kind,
+        status=status,
+        updated_at=updated_at,
+        finished_at=finished_at,
+        score=sheet.grand_total,
         boxes_filled=sheet.boxes_filled,
-        rounds=game.rules_kind.rounds,
-        your_turn=game.is_in_progress and game.current_seat == seat.position,
-        position=seat.position,
+        rounds=rules_kind.rounds,
+        your_turn=status == GameStatus.IN_PROGRESS and current_seat == position,
+        position=position,
     )
 
 

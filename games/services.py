@@ -113,6 +113,17 @@ def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
     return names
 
 
+GUEST_NAMES_KEPT = 12
+
+
+def remember_guests(owner: User, names: Sequence[str]) -> None:
+    """Put ``names`` first in the list of players the host's screen offers again."""
+    kept = list(dict.fromkeys([*names, *owner.guest_names]))[:GUEST_NAMES_KEPT]
+    if kept != owner.guest_names:
+        owner.guest_names = kept
+        owner.save(update_fields=["guest_names"])
+
+
 def computer_seats(bots: Sequence[str]) -> list[tuple[str, str]]:
     """Each computer player's (strategy, name): "Computer (Good)", numbered when repeated."""
     bots = [bot for bot in bots if bot]
@@ -163,6 +174,7 @@ def start_game(
     if 1 + len(names) + len(bots) > MAX_SEATS:
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     used_trial_game = licensing.use_trial_game(user=owner)
+    remember_guests(owner, names)
     game = Game.objects.create(owner=owner, kind=rules_kind.key, roll_for_first=roll_for_first)
     host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
     seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
@@ -215,6 +227,7 @@ def open_game(
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
+    remember_guests(owner, names)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
     game = Game.objects.create(
@@ -427,7 +440,7 @@ def roll_dice(
     game.undo = None  # new dice are seen: the last scoring is final
     _save_game(game, *TURN_FIELDS)
     _log(game, seat, game.round, record)
-    return replace(seated, record=record)
+    return replace(seated, record=record, actor=seated.seats.index(seat))
 
 
 @transaction.atomic
@@ -467,7 +480,7 @@ def score_box(
     game.undo = before | {"box": record.box, "column": record.column, "points": record.points}
     _end_turn(seated, after)
     _log(game, seat, played_round, record)
-    return replace(seated, record=record)
+    return replace(seated, record=record, actor=seated.seats.index(seat))
 
 
 @transaction.atomic

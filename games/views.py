@@ -42,7 +42,7 @@ from games import charts, live, room_views, rules, selectors, services
 from games.computer import play as play_computer
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.first_roll import roll_for_first
-from games.models import KIND_CHOICES, TURN_LIMITS, GameStatus, HighScorePeriod, PlayerKind, Score
+from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
     dashboard_rows,
     finished_rows,
@@ -51,9 +51,9 @@ from games.presenters import (
     high_scores_context,
     hint_context,
     home_preview,
+    new_game_choices,
 )
 from games.selectors import SeatedGame
-from games.strategy.bots import BOT_NAMES, MEASURED_MEAN
 
 
 class BadInput(Exception):
@@ -119,12 +119,17 @@ def render_game(
     confirm: dict[str, Any] | None = None,
     hint: dict[str, Any] | None = None,
     status: int = 200,
+    log_kept: bool = False,
 ) -> HttpResponse:
+    """The game page, or for HTMX its ``game`` partial. ``log_kept`` (HTMX only) leaves the
+    page's log of moves as it is, adding the line of the move just made: the log is not read."""
+    log_kept = log_kept and bool(request.htmx)
     context = game_context(
         seated,
         viewer=request.user,
         high_scores=selectors.high_score_entries(seated.game),
-        moves=selectors.recent_moves(seated.game),
+        moves=() if log_kept else selectors.recent_moves(seated.game),
+        log_kept=log_kept,
         message=message,
         confirm=confirm,
         hint=hint,
@@ -208,15 +213,16 @@ def _dashboard(
     request: AuthedRequest, *, guests: Sequence[str] = (), guest_error: str = "", status: int = 200
 ) -> HttpResponse:
     user = request.user
-    # "Show more" asks for ten more open games at a time (a plain link: no JavaScript needed).
+    # "Show more" asks for ten more games of a list at a time (a plain link: no JavaScript).
     shown = _whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
-    games = selectors.dashboard(user=user, open_shown=shown)
+    done = _whole_number(request.GET.get("done"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
+    games = selectors.dashboard(user=user, open_shown=shown, finished_shown=done)
     licence = licensing.licence_of(user)
     typed = list(guests)[: services.MAX_GUESTS]
     context = dashboard_rows(games) | {
         "games": games,
-        "more_url": f"?open={shown + OPEN_PAGE}",
-        "kinds": KIND_CHOICES,
+        "more_open_url": f"?open={shown + OPEN_PAGE}&done={done}",
+        "more_finished_url": f"?open={shown}&done={done + OPEN_PAGE}",
         "licence": licence,
         # The handheld original asked at first launch: enter a serial, or play the trial.
         "first_visit": not licence.registered and user.trial_games_used == 0,
@@ -224,14 +230,9 @@ def _dashboard(
         "name_length": services.NAME_LENGTH,
         "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
-        "seat_choices": range(services.MAX_SEATS),
-        "turn_limits": TURN_LIMITS.items(),
-        "computer_slots": range(1, 4),
-        "bot_choices": [
-            (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})") for name in BOT_NAMES
-        ],
+        "new_game_choices": new_game_choices(opened=bool(guest_error)),
         # The Mac original kept its list of players: the names typed before are offered again.
-        "guest_names_used": selectors.guest_names_used(user) if licence.can_start_game else [],
+        "guest_names_used": user.guest_names if licence.can_start_game else [],
     }
     return render(request, "games/dashboard.html", context, status=status)
 
@@ -432,7 +433,7 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     chosen = request.POST.get("box") or request.POST.get("confirmed", "")
     box, column = _slot(chosen)
     try:
-        return services.score_box(
+        seated = services.score_box(
             game_id=game_id,
             user=user,
             version=_version(request),
@@ -443,6 +444,10 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     except services.ZeroNeedsConfirmation as ask:
         confirm = {"box": ask.box, "column": ask.column, "label": ask.box.label}
         return render_game(request, ask.seated, confirm=confirm)
+    if request.htmx:
+        # The turn has moved on: the whole table again, but the log only gains this move's line.
+        return render_game(request, seated, log_kept=True)
+    return seated
 
 
 @login_required

@@ -252,10 +252,23 @@ def test_sign_up_and_play_a_whole_game(page: Page, site: str, problems: BrowserP
     assert sum(scored) == sum(card.values())
     assert Move.objects.filter(game=game, action=MoveAction.SCORE).count() == 13
 
+    # The page kept its log all game, adding each move as it came: it shows the latest eight,
+    # exactly what the log reads from the database when the page is loaded again.
+    shown = page.locator(".move-log li:visible").all_inner_texts()
+    assert len(shown) == 8 and shown[0].endswith(f"in {rules.Box(seat_last_box(game)).label}")
+    page.reload()
+    assert page.locator(".move-log li").all_inner_texts() == shown
+
     page.get_by_role("link", name="My games").first.click()
     finished = page.locator("table.results tbody tr").first
     expect(finished.locator("td.num")).to_have_text(str(final))
     problems.assert_none()
+
+
+def seat_last_box(game: Game) -> str:
+    last = Move.objects.filter(game=game, action=MoveAction.SCORE).order_by("-seq").first()
+    assert last is not None and last.box
+    return last.box
 
 
 # --- Journey 2: leave and come back -------------------------------------------------------------

@@ -152,9 +152,13 @@ def test_the_dashboard_lists_games_where_it_is_your_turn_first(player) -> None:
     roll_now(waiting_on_bob, player, 1, 1, 1, 1, 2)
     score_now(waiting_on_bob, player, "aces")
 
-    listed = [g.game.pk for g in services.selectors.dashboard(user=player).open_games]
+    listed = [g.game_id for g in services.selectors.dashboard(user=player).open_games]
+    first_page = services.selectors.dashboard(user=player, open_shown=1)
 
     assert listed == [mine.pk, waiting_on_bob.pk]
+    # Over all the open games, not only the page shown: the older game waiting for Alice leads.
+    assert [g.game_id for g in first_page.open_games] == [mine.pk]
+    assert (first_page.open_count, first_page.more_open) == (2, True)
 
 
 def test_leaving_and_dropped_seats_keep_positions_in_turn_order(player) -> None:

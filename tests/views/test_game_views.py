@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from accounts import licensing
 from games import rules, services
 from games.models import Game, GameStatus, Move
 from tests.factories import HTMX
@@ -397,10 +398,35 @@ def test_roll_and_score_requests_stay_small(
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
-    # ... and for scoring, the UPDATE of the seat's card, and the latest moves for the log.
-    with django_assert_num_queries(9):
+    # ... and for scoring, the UPDATE of the seat's card; the page keeps its log of moves (not
+    # read again), to which the answer adds the line of this scoring.
+    with django_assert_num_queries(8):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )
     assert response.status_code == 200
     assert state(game)[6] == [{"full_house": 25}]
+    log = re.search(r'<ol id="move-log"[^>]*>(.*?)</ol>', response.text, re.S)
+    assert log and 'hx-preserve="true"' in log.group(0) and "<li>" not in log.group(1)
+    assert '<ol hx-swap-oob="afterbegin:#move-log"><li>25 in Full House</li></ol>' in response.text
+
+
+def test_the_dashboard_reads_one_page_of_each_list_in_four_queries(
+    alice_client, player, django_assert_num_queries
+):
+    serial = licensing.mint_serials(count=1, batch_name="test")[0]
+    licensing.redeem_serial(user=player, text=serial, client_ip="127.0.0.1")  # no trial limit
+    for _ in range(12):
+        services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+    for _ in range(11):
+        services.start_game(owner=player)
+
+    # session, user, the live serial; a page of open games, their count, a page of ended ones.
+    with django_assert_num_queries(6):
+        response = alice_client.get(reverse("games:dashboard"))
+
+    assert 'Games in progress <span class="count">(11)</span>' in response.text
+    assert response.text.count('class="game-item"') == 10
+    assert response.text.count('<span class="tag">abandoned</span>') == 10
+    assert 'href="?open=20&amp;done=10">Show more games in progress' in response.text
+    assert 'href="?open=10&amp;done=20">Show more finished games' in response.text
