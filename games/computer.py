@@ -11,11 +11,11 @@ from dataclasses import replace
 from django.db import transaction
 
 from accounts.models import User
-from games import advice, rules, selectors, strategy
+from games import advice, selectors, strategy
 from games.errors import GameNotInProgress
 from games.models import GameStatus, PlayerKind
 from games.selectors import SeatedGame
-from games.services import TURN_FIELDS, _end_turn, _log, _save_game, scoring_of
+from games.services import _end_turn, _log, roll_for_seat_on_turn, scoring_of
 
 
 def on_turn(seated: SeatedGame) -> bool:
@@ -53,14 +53,7 @@ def _step(seated: SeatedGame) -> SeatedGame:
     sheet, turn = seat.sheet(game.rules_kind), game.turn()
     action = bot.decide(sheet, turn)
     if isinstance(action, strategy.RollDice):
-        if turn.has_rolled:
-            turn = rules.hold(turn, action.held)
-        turn, record = rules.roll(turn, rules.system_dice)
-        game.set_turn(turn)
-        game.undo = None  # new dice are seen: the last scoring is final
-        _save_game(game, *TURN_FIELDS)
-        _log(game, seat, game.round, record)
-        return replace(seated, record=record, actor=game.current_seat)
+        return roll_for_seat_on_turn(seated, held=action.held)
     played_round, actor = game.round, game.current_seat
     after, scored = seated.match().score(game.current_seat, action.box, action.column)
     scoring = scoring_of(scored)

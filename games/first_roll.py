@@ -22,48 +22,53 @@ def begin(seated: SeatedGame) -> None:
     game = seated.game
     if not game.roll_for_first or len(seated.seats) < 2:
         return
-    game.contenders, game.first_rolls = list(range(len(seated.seats))), {}
-    _throw_for_computers(seated)
-    _settle(seated)
+    match = rules.Match.start(game.rules_kind, len(seated.seats), roll_for_first=True)
+    _keep(seated, _throw_for_computers(seated, match))
 
 
-def _throw(seated: SeatedGame, index: int, dice_source: rules.DiceSource) -> None:
-    game, seat = seated.game, seated.seats[index]
-    dice = rules.validate_dice(dice_source(rules.DICE_COUNT))
-    game.first_rolls = {**game.first_rolls, str(index): list(dice)}
+def _throw(
+    seated: SeatedGame, match: rules.Match, index: int, dice_source: rules.DiceSource
+) -> rules.Match:
+    """Seat ``index`` throws for first through the Match (which settles the draw when it
+    can); the throw is logged as a move of its own."""
+    after, thrown = match.roll_for_first(index, dice_source)
+    game = seated.game
     game.version += 1  # each throw is a move of its own in the log
     Move.objects.create(
         game=game,
-        seat=seat,
+        seat=seated.seats[index],
         seq=game.version,
         round=0,
         action=MoveAction.FIRST,
-        dice=list(dice),
+        dice=list(thrown.dice),
     )
+    return after
 
 
 def _throw_for_computers(
-    seated: SeatedGame, dice_source: rules.DiceSource = rules.system_dice
-) -> None:
-    for index in seated.game.contenders:
-        if seated.seats[index].player_kind == PlayerKind.COMPUTER:
-            _throw(seated, index, dice_source)
+    seated: SeatedGame, match: rules.Match, dice_source: rules.DiceSource = rules.system_dice
+) -> rules.Match:
+    """Computer players throw at once, again after each tie they are in."""
+    while waiting := [
+        s
+        for s in match.contenders
+        if seated.seats[s].player_kind == PlayerKind.COMPUTER and match.can_roll_for_first(s)
+    ]:
+        match = _throw(seated, match, waiting[0], dice_source)
+    return match
 
 
-def _settle(seated: SeatedGame) -> None:
-    """Once every contender has thrown: one highest total starts; a tie throws again."""
+def _keep(seated: SeatedGame, match: rules.Match) -> None:
+    """Put the draw as the Match has it into the game row: who is still in it and their dice,
+    or, once decided, who goes first (and is on turn)."""
     game = seated.game
-    thrown = {int(i): sum(dice) for i, dice in game.first_rolls.items()}
-    if any(i not in thrown for i in game.contenders):
-        return
-    best = max(thrown[i] for i in game.contenders)
-    tied = [i for i in game.contenders if thrown[i] == best]
-    if len(tied) > 1:
-        game.contenders, game.first_rolls = tied, {}
-        _throw_for_computers(seated)
-        _settle(seated)
-        return
-    game.contenders, game.first_seat, game.current_seat = [], tied[0], tied[0]
+    game.contenders = list(match.contenders)
+    game.first_rolls = {
+        str(s): list(dice) for s, dice in enumerate(match.first_rolls) if dice is not None
+    }
+    if match.phase is rules.MatchPhase.PLAYING:
+        assert match.first is not None
+        game.first_seat = game.current_seat = match.first
 
 
 @transaction.atomic
@@ -83,9 +88,10 @@ def roll_for_first(
     ]
     if not mine:
         raise NotYourTurn("You have rolled for first: the others roll now.")
+    match = seated.match()
     for index in mine:
-        _throw(seated, index, dice_source)
-    _settle(seated)
+        match = _throw(seated, match, index, dice_source)
+    _keep(seated, _throw_for_computers(seated, match))
     game.save(
         update_fields=["contenders", "first_rolls", "first_seat", "current_seat", "version",
                        "updated_at"]

@@ -235,10 +235,12 @@ class MoveAction(models.TextChoices):
     RESIGN = "resign", "Resign"
     FIRST = "first", "Roll for first"
     SKIP = "skip", "Skip"  # an idle player's turn, scored as a zero (rules.skipped_box)
+    END = "end", "End"  # the host ended the game in play for everyone (abandoned)
 
 
 class Move(models.Model):
-    """One entry in a game's log: every roll and every scoring, in order."""
+    """One entry in a game's log, in order: each roll for first, roll, scoring, undo, resign,
+    skip and end; enough to replay the whole game through ``rules.Match`` (``games.replay``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
@@ -253,6 +255,8 @@ class Move(models.Model):
     points = models.SmallIntegerField(null=True, blank=True)
     yahtzee_bonus = models.PositiveSmallIntegerField(default=0)
     joker = models.BooleanField(default=False)
+    by_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    """For a skip, the seat (its position) of the player who skipped the idle one."""
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

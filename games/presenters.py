@@ -263,6 +263,8 @@ def describe_move(move: Move, *, name: str = "") -> str:
         return f"{prefix}Rolled for first: {rules.describe_dice(dice)} = {sum(dice)}"
     if move.action == MoveAction.RESIGN:
         return f"{prefix}Resigned"
+    if move.action == MoveAction.END:
+        return f"{prefix}Ended the game for everyone"
     if move.action == MoveAction.SKIP:
         return f"{prefix}Skipped (idle): 0 in {rules.Box(move.box).label}"
     if move.action == MoveAction.ROLL:

@@ -70,11 +70,17 @@ class SeatedGame:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
     def match(self) -> rules.Match:
-        """The game in play as the pure rules see it: every seat's sheet and state, who went
-        first, the seat on turn and its turn (the ``Move`` table keeps the log). Services act
-        on it; presenters read the standings from it."""
+        """The game in play as the pure rules see it: every seat's sheet and state, the draw
+        for first while it lasts, who went first, the seat on turn and its turn (the ``Move``
+        table keeps the log). Services act on it; presenters read the standings from it."""
         game, kind = self.game, self.game.rules_kind
         finished = game.status == GameStatus.FINISHED
+        drawing = bool(game.contenders) and not finished
+        phase = rules.MatchPhase.PLAYING
+        if finished:
+            phase = rules.MatchPhase.FINISHED
+        elif drawing:
+            phase = rules.MatchPhase.ROLLING_FOR_FIRST
         return rules.Match(
             kind=kind,
             sheets=tuple(seat.sheet(kind) for seat in self.seats),
@@ -82,11 +88,15 @@ class SeatedGame:
                 rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING
                 for seat in self.seats
             ),
-            phase=rules.MatchPhase.FINISHED if finished else rules.MatchPhase.PLAYING,
-            first=game.first_seat,
-            current=None if finished else game.current_seat,
+            phase=phase,
+            first=None if drawing else game.first_seat,
+            current=None if finished or drawing else game.current_seat,
             turn=game.turn(),
-            first_rolls=(None,) * len(self.seats),
+            contenders=tuple(game.contenders) if drawing else (),
+            first_rolls=tuple(
+                tuple(game.first_rolls[str(s)]) if str(s) in game.first_rolls else None
+                for s in range(len(self.seats))
+            ),
         )
 
 

@@ -414,7 +414,8 @@ def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) ->
     """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     _check_turn(seated, user=user, version=version)
-    seated.game.set_turn(rules.hold(seated.game.turn(), held))
+    after, _ = seated.match().hold(seated.game.current_seat, held)
+    seated.game.set_turn(after.turn)
     _save_game(seated.game, "held")
     return seated
 
@@ -430,17 +431,29 @@ def roll_dice(
 ) -> SeatedGame:
     """Roll every die that is not held; ``held``, when given, is applied first."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    seat = _check_turn(seated, user=user, version=version)
-    game = seated.game
-    turn = game.turn()
-    if held is not None and turn.has_rolled:
-        turn = rules.hold(turn, held)
-    turn, record = rules.roll(turn, dice_source or rules.system_dice)
-    game.set_turn(turn)
+    _check_turn(seated, user=user, version=version)
+    return roll_for_seat_on_turn(seated, held=held, dice_source=dice_source)
+
+
+def roll_for_seat_on_turn(
+    seated: SeatedGame,
+    *,
+    held: Sequence[bool] | None = None,
+    dice_source: rules.DiceSource | None = None,
+) -> SeatedGame:
+    """The seat on turn holds ``held`` (on a re-roll) and rolls, through the Match: saved and
+    logged. Callers have checked who may act (a person on turn, or the computer's seat)."""
+    game, seat = seated.game, seated.current
+    match = seated.match()
+    if held is not None and match.turn.has_rolled:
+        match, _ = match.hold(game.current_seat, held)
+    after, rolled = match.roll(game.current_seat, dice_source or rules.system_dice)
+    game.set_turn(after.turn)
     game.undo = None  # new dice are seen: the last scoring is final
     _save_game(game, *TURN_FIELDS)
+    record = rules.Roll(dice=rolled.dice, held=rolled.held, roll_number=rolled.roll_number)
     _log(game, seat, game.round, record)
-    return replace(seated, record=record, actor=seated.seats.index(seat))
+    return replace(seated, record=record, actor=game.current_seat)
 
 
 @transaction.atomic
@@ -647,7 +660,15 @@ def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     after, skipped = seated.match().skip(game.current_seat, by=seated.seats.index(mine))
     game.undo = None
     _end_turn(seated, after)
-    _log_seat_event(game, seat, MoveAction.SKIP, column=skipped.column, box=skipped.box, points=0)
+    _log_seat_event(
+        game,
+        seat,
+        MoveAction.SKIP,
+        column=skipped.column,
+        box=skipped.box,
+        points=0,
+        by_position=mine.position,
+    )
     return seated
 
 
@@ -681,10 +702,17 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
         _close_ranks([seat for seat in seated.seats if seat.pk != mine.pk])
         _save_game(game)
         return Abandoned(seated=seated, trial_games_given_back=0, left=True)
+    in_play = game.status == GameStatus.IN_PROGRESS
+    host = seated.seat_of(user)
+    assert host is not None
+    if in_play:
+        seated.match().verify_end(seated.seats.index(host))  # a host who resigned has left
     unplayed = not Move.objects.filter(game=game).exists()
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()
     _save_game(game, "status", "finished_at")
+    if in_play:
+        _log_seat_event(game, host, MoveAction.END)
     given_back = 0
     for seat in seated.seats:
         seat.game_over = True
