@@ -41,7 +41,8 @@ from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from games import rules, services
 from games.errors import GameError
-from games.models import Game, GameStatus, Move, MoveAction, Score, Seat
+from games.models import Game, GameStatus, Move, Score, Seat
+from games.replay import ReplayMismatch, replay
 
 PREFIX = f"{fill.PREFIX}scale-"
 PASSWORD = "scale-out-bench-password-7"
@@ -567,9 +568,9 @@ class Replay:
 
 
 def replay_games(usernames: Sequence[str]) -> Replay:
-    """Every game of these players played again from its ``Move`` log through ``games.rules``:
-    each scoring's points, each seat's cards, bonuses and total, and one ``Score`` row per
-    finished seat (none for a game in play) must come out as stored."""
+    """Every game of these players played again from its ``Move`` log through ``rules.Match``
+    (``games.replay``): each move's outcome, each seat's cards, bonuses and total, and one
+    ``Score`` row per finished seat (none for a game in play) must come out as stored."""
     games = Game.objects.filter(owner__username__in=usernames).order_by("pk")
     mismatches: list[str] = []
     finished = moves = 0
@@ -577,21 +578,14 @@ def replay_games(usernames: Sequence[str]) -> Replay:
         kind = game.rules_kind
         scores = {s.seat_id: s for s in Score.objects.filter(game=game)}
         finished += game.status == GameStatus.FINISHED
-        for seat in Seat.objects.filter(game=game):
-            sheet, undo = rules.Sheet(kind=kind), []
-            for move in Move.objects.filter(seat=seat).order_by("seq"):
-                moves += 1
-                if move.action == MoveAction.SCORE:
-                    undo.append(sheet)
-                    turn = rules.Turn(dice=tuple(move.dice), rolls_used=1)
-                    sheet, record = rules.score(sheet, turn, move.box, move.column or 0)
-                    if record.points != move.points:
-                        mismatches.append(
-                            f"game {game.pk} seq {move.seq}: {record.points} ≠ {move.points}"
-                        )
-                elif move.action == MoveAction.UNDO:
-                    sheet = undo.pop()
-            stored = seat.sheet(kind)
+        moves += Move.objects.filter(game=game).count()
+        try:
+            match = replay(game)  # every move through rules.Match, each outcome checked
+        except ReplayMismatch as exc:
+            mismatches.append(f"game {game.pk}: {exc}")
+            continue
+        for seat in Seat.objects.filter(game=game).order_by("position"):
+            sheet, stored = match.sheets[seat.position], seat.sheet(kind)
             if [dict(c) for c in sheet.cards] != [dict(c) for c in stored.cards] or (
                 sheet.yahtzee_bonuses != stored.yahtzee_bonuses
             ):
