@@ -26,6 +26,7 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -298,20 +299,19 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> 
 
     Each list is one range of the ``seat_user_over`` index. "Your move" is worked out over the
     whole range (every open game, not only the page shown), so a game waiting for the viewer is
-    never on a later page. The open games are counted (in that range) only when there are more
-    than shown.
+    never on a later page. The same query counts the open games (a window over the range).
     """
-    open_seats = (
+    open_seats = list(
         _seats_of(user, over=False)
+        .annotate(open_count=Window(Count("pk")))  # over the whole range, before the LIMIT
         .order_by(_YOUR_MOVE_FIRST, "-game_id")
         .values_list(
-            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees", "game__current_seat"
+            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees",
+            "game__current_seat", "open_count",
         )[:open_shown]
-    )
-    open_games = [_summary(*row) for row in open_seats]
-    open_count = len(open_games)
-    if open_count == open_shown:
-        open_count = _seats_of(user, over=False).count()
+    )  # fmt: skip
+    open_games = [_summary(*row[:-1]) for row in open_seats]
+    open_count = open_seats[0][-1] if open_seats else 0
     finished = latest_finished(user=user, shown=finished_shown + 1)  # one more: are there more?
     return Dashboard(
         open_games=open_games,
