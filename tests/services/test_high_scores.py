@@ -131,12 +131,22 @@ def test_the_entry_is_the_best_period_it_reaches(make_user, finished):
     assert selectors.high_score_entry(score, now=NOW) == (1, "30d")
 
 
-def test_no_entry_below_every_table(make_user, finished):
+def test_a_score_only_the_week_remembers_enters_the_weeks_table(make_user, finished):
+    for i in range(10):
+        finished(make_user(f"old{i}"), 400 + i, days_ago=20)
+    score = finished(make_user("amy"), 300)
+
+    assert selectors.high_score_entry(score, now=NOW) == (1, "7d")
+
+
+def test_no_entry_below_every_table(make_user, finished, django_assert_num_queries):
     for i in range(10):
         finished(make_user(f"p{i}"), 400 + i)
     score = finished(make_user("amy"), 100)
 
-    assert selectors.high_score_entry(score, now=NOW) is None
+    # Ten ahead in the last 7 days means ten ahead in every wider table: one count says so.
+    with django_assert_num_queries(1):
+        assert selectors.high_score_entry(score, now=NOW) is None
 
 
 # --- Statistics ----------------------------------------------------------------------------
