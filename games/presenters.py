@@ -493,7 +493,8 @@ def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]
             "score": item.score,
             "ago": timesince(item.updated_at),
             "waiting": item.status == GameStatus.WAITING,
-            "your_turn": item.your_turn,
+            # Games where it is the viewer's move come first; the others say so.
+            "others_turn": item.status == GameStatus.IN_PROGRESS and not item.your_turn,
         }
         for item in games.open_games
     ]

@@ -3,6 +3,8 @@ the lobby, the start; and a game page that follows by itself while others play."
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES
@@ -159,6 +161,8 @@ def test_the_dashboard_lists_games_where_it_is_your_turn_first(player) -> None:
     # Over all the open games, not only the page shown: the older game waiting for Alice leads.
     assert [g.game_id for g in first_page.open_games] == [mine.pk]
     assert (first_page.open_count, first_page.more_open) == (2, True)
+    lines = re.findall(r'class="game-item-meta">([^<]*)<', client_for(player).get("/play/").text)
+    assert [line.startswith("Another player's turn") for line in lines] == [False, True]
 
 
 def test_leaving_and_dropped_seats_keep_positions_in_turn_order(player) -> None:

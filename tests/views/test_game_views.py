@@ -430,3 +430,4 @@ def test_the_dashboard_reads_a_page_of_each_list_in_three_queries(
     assert response.text.count('<span class="tag">abandoned</span>') == 10
     assert 'href="?open=20&amp;done=10">Show more games in progress' in response.text
     assert 'href="?open=10&amp;done=20">Show more finished games' in response.text
+    assert "{#" not in response.text and "{%" not in response.text  # no template text leaks
