@@ -82,7 +82,7 @@ class SeatedGame:
             phase = rules.MatchPhase.FINISHED
         elif drawing:
             phase = rules.MatchPhase.ROLLING_FOR_FIRST
-        return rules.Match(
+        now = rules.Match(
             kind=kind,
             sheets=tuple(seat.sheet(kind) for seat in self.seats),
             states=tuple(
@@ -99,6 +99,32 @@ class SeatedGame:
                 for s in range(len(self.seats))
             ),
         )
+        return self._with_undo(now) if game.undo and not finished else now
+
+    def _with_undo(self, now: rules.Match) -> rules.Match:
+        """``now`` able to take back the last scoring: the game row keeps the scorer's sheet
+        and turn as they were before it, and the scoring itself (the match's latest event)."""
+        before = self.game.undo
+        assert before is not None
+        seat, kind = before["seat"], self.game.rules_kind
+        sheet = rules.Sheet(
+            kind=kind,
+            cards=tuple(before["cards"]),
+            yahtzee_bonuses=before["yahtzee_bonuses"],
+            yahtzees=before["yahtzees"],
+        )
+        held = tuple(before["held"]) if len(before["held"]) == rules.DICE_COUNT else rules.NO_HOLD
+        turn = rules.Turn(dice=tuple(before["dice"]), held=held, rolls_used=before["rolls_used"])
+        undo = replace(
+            now,
+            sheets=tuple(sheet if s == seat else other for s, other in enumerate(now.sheets)),
+            current=seat,
+            turn=turn,
+        )
+        scored = rules.Scored(
+            seat, before["column"], before["box"], before["points"], tuple(before["dice"])
+        )
+        return replace(now, undo=undo, log=(scored,))
 
 
 def games_of(user: User) -> QuerySet[Game]:

@@ -509,11 +509,12 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     seat = seated.seats[before["seat"]]
     if not seat.played_by(user.pk):
         raise NotYourTurn(f"Only {seat.display_name} can take back that box.")
-    seat.cards = before["cards"]
-    seat.yahtzee_bonuses, seat.yahtzees = before["yahtzee_bonuses"], before["yahtzees"]
+    after, undone = seated.match().undo_scoring(before["seat"])
+    seat.set_sheet(after.sheets[before["seat"]])
     seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
-    game.dice, game.held, game.rolls_used = before["dice"], before["held"], before["rolls_used"]
-    game.current_seat, game.round, game.undo = before["seat"], before["round"], None
+    game.set_turn(after.turn)
+    assert after.current is not None
+    game.current_seat, game.round, game.undo = after.current, after.round, None
     _save_game(game, *TURN_FIELDS, "current_seat", "round")
     Move.objects.create(
         game=game,
@@ -522,8 +523,8 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
         round=game.round,
         action=MoveAction.UNDO,
         dice=list(game.dice),
-        column=before["column"],
-        box=before["box"],
+        column=undone.column,
+        box=undone.box,
         points=before["points"],
     )
     return seated

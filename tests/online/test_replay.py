@@ -96,7 +96,11 @@ def test_the_host_ending_the_game_for_everyone_replays(player) -> None:
     game = services.start_game(owner=player, guests=["Ann"])
     roll_now(game, player, 1, 1, 2, 2, 3)
     score_now(game, player, "aces")
+    game.refresh_from_db()
+    services.undo_score(game_id=game.pk, user=player, version=game.version)  # Alice's again
+    score_now(game, player, "twos")
     roll_now(game, player, 6, 5, 4, 3, 2)  # Ann's roll, at Alice's screen
+    assert assert_replays(game).sheets[0].cards == ({"twos": 4},)
 
     services.abandon_game(game_id=game.pk, user=player)
 
