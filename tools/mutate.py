@@ -61,6 +61,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/licensing/test_licence_attempt_limits.py",
         "tests/licensing",
     ),
+    "games/replay.py": ("tests/online/test_replay.py",),
 }
 
 MAX_JOBS = 2  # the machine is shared

@@ -126,3 +126,23 @@ def test_a_move_the_rules_refuse_is_reported(player) -> None:
 
     with pytest.raises(ReplayMismatch, match="Move 2"):
         replay(game)
+
+
+def test_each_game_replays_from_its_own_log_and_seats(player) -> None:
+    first = services.start_game(owner=player, guests=["Ann"])
+    second = services.start_game(owner=player)
+    roll_now(first, player, 6, 6, 6, 6, 6)
+    roll_now(second, player, 1, 2, 3, 4, 5)
+    score_now(first, player, "yahtzee")
+    score_now(second, player, "large_straight")
+
+    assert assert_replays(first).sheets[0].cards == ({"yahtzee": 50},)
+    assert assert_replays(second).sheets[0].cards == ({"large_straight": 40},)
+
+
+def test_a_triple_game_replays_into_its_columns(player) -> None:
+    game = services.start_game(owner=player, kind=rules.TRIPLE.key)
+    roll_now(game, player, 5, 5, 5, 2, 2)
+    score_now(game, player, "full_house", column=2)
+
+    assert assert_replays(game).sheets[0].cards == ({}, {}, {"full_house": 25})
