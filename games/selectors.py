@@ -11,9 +11,11 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 from uuid import UUID
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -135,19 +137,38 @@ def games_of(user: User) -> QuerySet[Game]:
 def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
 
-    One query: the seats joined to their game. With ``lock`` the game row is locked until the
-    transaction ends (the writes use this; SQLite's IMMEDIATE transactions lock anyway).
+    Two reads, the game then its seats in order, through SQL the ORM compiled once per process
+    (``_seated_sql``): every roll, score and page starts here. With ``lock`` the game row is
+    locked until the transaction ends (the writes use this; SQLite's IMMEDIATE transactions
+    lock anyway), before its seats are read.
     """
-    seats_of_game = Seat.objects.select_related("game").filter(game_id=game_id)
-    if lock:
-        seats_of_game = seats_of_game.select_for_update(of=("game",))
-    seats = list(seats_of_game.order_by("position"))
-    if not any(seat.user_id == user.pk for seat in seats):
+    game_sql, seats_sql = _seated_sql(connection.vendor, lock=lock)
+    game = next(iter(Game.objects.raw(game_sql, [game_id])), None)
+    seats = list(Seat.objects.raw(seats_sql, [game_id])) if game is not None else []
+    if game is None or not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
-    game = seats[0].game
     for seat in seats:
         seat.game = game  # one Game object for all, so a change made through one is seen by all
     return SeatedGame(game=game, seats=seats)
+
+
+_NO_GAME = -7_346_121
+"""A game id no row has: where the real one goes in the SQL compiled once."""
+
+
+@cache
+def _seated_sql(vendor: str, *, lock: bool) -> tuple[str, str]:
+    """The SQL of ``seated_game``'s two reads, compiled by the ORM from its querysets once per
+    process and database (compiling them cost twice as much as running them, on every move).
+    Compiled on first use, inside the transaction that locks (as the ORM requires)."""
+    game = Game.objects.filter(pk=_NO_GAME)
+    if lock:
+        game = game.select_for_update()
+    seats = Seat.objects.filter(game_id=_NO_GAME).order_by("position")
+    compiled = [queryset.query.sql_with_params() for queryset in (game, seats)]
+    if any(params != (_NO_GAME,) for _, params in compiled):
+        raise AssertionError(f"{vendor}: seated_game's reads must take the game id alone")
+    return compiled[0][0], compiled[1][0]
 
 
 @dataclass(frozen=True)

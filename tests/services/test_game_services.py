@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection, transaction
 
 from games import rules, selectors, services
 from games.errors import GameNotFound, StaleGame
@@ -186,3 +187,25 @@ def test_games_of_lists_only_the_games_a_user_sits_in(game, player, make_user):
     services.start_game(owner=other)
 
     assert list(selectors.games_of(player)) == [game]
+
+
+def test_the_game_is_read_with_its_seats_only_by_a_player_seated_there(player, make_user):
+    game = services.start_game(owner=player, guests=["Ann", "Ben"])
+
+    seated = selectors.seated_game(game_id=game.pk, user=player)
+
+    assert [seat.display_name for seat in seated.seats] == ["Alice", "Ann", "Ben"]
+    assert all(seat.game is seated.game for seat in seated.seats)  # one Game object for all
+    with pytest.raises(GameNotFound):
+        selectors.seated_game(game_id=game.pk, user=make_user("mallory"))
+    with pytest.raises(GameNotFound):
+        selectors.seated_game(game_id=game.pk + 1000, user=player)
+
+
+def test_a_write_reads_the_game_locked(player):
+    with transaction.atomic():
+        game_sql, seats_sql = selectors._seated_sql(connection.vendor, lock=True)
+    if connection.features.has_select_for_update:
+        assert game_sql.rstrip().endswith("FOR UPDATE")
+    assert "FOR UPDATE" not in seats_sql
+    assert "FOR UPDATE" not in selectors._seated_sql(connection.vendor, lock=False)[0]
