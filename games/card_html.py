@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import rules
@@ -37,30 +37,34 @@ def _row_start(box: rules.Box) -> SafeString:
     )
 
 
+@cache
+def _option_pattern(box: rules.Box, column: int, multi_column: bool) -> str:
+    """The button that scores this box in this column, escaped once per process; only the
+    game's score URL and the points are filled in for each roll."""
+    return format_html(
+        '<button type="submit" class="score-option{{zero}}" name="box" value="{}"'
+        ' formaction="{{url}}" hx-post="{{url}}" hx-sync="#game-table:queue last"'
+        ' data-box-key="{}" data-box-label="{}" data-column="{}"'
+        ' aria-label="Score {{points}} in {}{} (key {})">{{points}}</button>',
+        f"{box.value}:{column}" if column else box.value,
+        box.letter.lower(),
+        box.label,
+        column + 1,
+        box.label,
+        f", column {column + 1}" if multi_column else "",
+        box.letter,
+    )
+
+
 def _cell(box: rules.Box, cell: dict[str, Any], *, score_url: str, multi_column: bool) -> str:
     if cell["filled"] is not None:
-        return format_html('<span class="filled">{}</span>', cell["filled"])
+        return f'<span class="filled">{int(cell["filled"])}</span>'
     option = cell["option"]
     if option is not None:
-        column = cell["column"]
-        return format_html(
-            '<button type="submit" class="score-option{}" name="box" value="{}" formaction="{}"'
-            ' hx-post="{}" hx-sync="#game-table:queue last" data-box-key="{}"'
-            ' data-box-label="{}" data-column="{}" aria-label="Score {} in {}{} (key {})">{}'
-            "</button>",
-            " is-zero" if option == 0 else "",
-            f"{box.value}:{column}" if column else box.value,
-            score_url,
-            score_url,
-            box.letter.lower(),
-            box.label,
-            column + 1,
-            option,
-            box.label,
-            f", column {column + 1}" if multi_column else "",
-            box.letter,
-            option,
-        )
+        pattern = _option_pattern(box, cell["column"], multi_column)
+        points = int(option)
+        zero = " is-zero" if points == 0 else ""
+        return pattern.format(zero=zero, url=escape(score_url), points=points)
     return FORBIDDEN if cell["forbidden"] else OPEN
 
 
