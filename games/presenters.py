@@ -72,27 +72,6 @@ def game_urls(game_id: int) -> dict[str, str]:
     }
 
 
-def _dice(turn: rules.Turn) -> list[dict[str, Any]]:
-    values: Sequence[int | None] = turn.dice or (None,) * rules.DICE_COUNT
-    dice = []
-    for index, value in enumerate(values):
-        held = bool(turn.held[index]) if turn.dice else False
-        number = index + 1
-        dice.append(
-            {
-                "index": index,
-                "number": number,
-                "value": value,
-                "held": held,
-                "label": rules.describe_die(number, value, held=held),
-                # The page swaps between these as a die is tapped, before the server answers.
-                "label_held": rules.describe_die(number, value, held=True),
-                "label_free": rules.describe_die(number, value, held=False),
-            }
-        )
-    return dice
-
-
 def _rows(
     sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool, *, score_url: str
 ) -> list[dict[str, Any]]:
@@ -401,7 +380,7 @@ def game_context(
         "seat": seat,
         "on_turn": on_turn,
         "turn": turn,
-        "dice": _dice(turn),
+        "dice": card_html.dice(turn, hold_url=urls["hold"]),
         "can_roll": on_turn and rules.can_roll(turn),
         "can_hold": on_turn and turn.has_rolled and turn.rolls_left > 0,
         "can_hint": on_turn and turn.has_rolled,
