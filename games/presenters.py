@@ -74,9 +74,10 @@ def game_urls(game_id: int) -> dict[str, str]:
 
 def _rows(
     sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool, *, score_url: str
-) -> list[dict[str, Any]]:
-    rows = []
+) -> tuple[SafeString, SafeString]:
+    """The card's rows as HTML: the upper section's, then the lower's."""
     multi = len(sheet.cards) > 1
+    sections: dict[bool, list[str]] = {True: [], False: []}
     for box in rules.CATEGORIES:
         cells = []
         for column, card in enumerate(sheet.cards):
@@ -90,23 +91,8 @@ def _rows(
                     "forbidden": rolled and filled is None and option is None,
                 }
             )
-        html = card_html.row(box, cells, score_url=score_url, multi=multi)
-        rows.append({**_BOX_WORDS[box], "cells": cells, "html": html})
-    return rows
-
-
-_BOX_WORDS = {
-    box: {
-        "key": box.value,
-        "label": box.label,
-        "hint": box.hint,
-        "letter": box.letter,
-        "key_letter": box.letter.lower(),
-        "upper": box.is_upper,
-    }
-    for box in rules.CATEGORIES
-}
-"""What a score-card row says of its box, worked out once (the template reads plain values)."""
+        sections[box.is_upper].append(card_html.row(box, cells, score_url=score_url, multi=multi))
+    return mark_safe("".join(sections[True])), mark_safe("".join(sections[False]))
 
 
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
