@@ -227,9 +227,9 @@ def open_game(
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
-    remember_guests(owner, names)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
+    remember_guests(owner, names)
     game = Game.objects.create(
         owner=owner,
         kind=rules.KINDS[kind].key,

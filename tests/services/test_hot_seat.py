@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.models import TRIAL_GAMES
+from accounts.models import TRIAL_GAMES, User
 from games import rules, selectors, services
 from games.errors import NotYourTurn
 from games.models import Game, PlayerKind, Score, Seat
@@ -104,3 +104,26 @@ def test_trial_count_is_untouched_by_guests_at_the_limit(player) -> None:
 
     player.refresh_from_db()
     assert player.trial_games_used == TRIAL_GAMES
+
+
+def test_the_list_of_names_keeps_the_latest_twelve(player) -> None:
+    for first in range(0, 15, 5):
+        services.start_game(owner=player, guests=[f"P{n}" for n in range(first, first + 5)])
+
+    player.refresh_from_db()
+    assert player.guest_names == [f"P{n}" for n in (10, 11, 12, 13, 14, 5, 6, 7, 8, 9, 0, 1)]
+
+
+def test_the_migration_fills_the_list_from_the_games_hosted_before(player) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    services.start_game(owner=player, guests=["Ann", "Bob"])
+    services.start_game(owner=player, guests=["Cy", "Ann"])
+    User.objects.filter(pk=player.pk).update(guest_names=[])  # as before the field existed
+
+    import_module("accounts.migrations.0008_user_guest_names").fill(apps, None)
+
+    player.refresh_from_db()
+    assert player.guest_names == ["Cy", "Ann", "Bob"]
