@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from games import live, rules, selectors
+from games import live, prepared, rules, selectors
 from games.errors import NotYourTurn
 from games.models import Game, Move, MoveAction, PlayerKind
 from games.selectors import SeatedGame
@@ -34,13 +34,15 @@ def _throw(
     after, thrown = match.roll_for_first(index, dice_source)
     game = seated.game
     game.version += 1  # each throw is a move of its own in the log
-    Move.objects.create(
-        game=game,
-        seat=seated.seats[index],
-        seq=game.version,
-        round=0,
-        action=MoveAction.FIRST,
-        dice=list(thrown.dice),
+    prepared.insert(
+        Move(
+            game=game,
+            seat=seated.seats[index],
+            seq=game.version,
+            round=0,
+            action=MoveAction.FIRST,
+            dice=list(thrown.dice),
+        )
     )
     return after
 

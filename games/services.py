@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, live, rules, selectors, strategy
+from games import advice, first_roll, live, prepared, rules, selectors, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
@@ -62,7 +62,7 @@ TURN_FIELDS = ("dice", "held", "rolls_used", "undo")
 def _save_game(game: Game, *changed: str) -> None:
     """Write what the action ``changed`` and move the version on, so stale requests are caught."""
     game.version += 1
-    game.save(update_fields=[*changed, "version", "updated_at"])
+    prepared.update(game, [*changed, "version", "updated_at"])
     live.publish(game)
 
 
@@ -81,8 +81,8 @@ def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring)
                 "yahtzee_bonus": record.yahtzee_bonus,
                 "joker": record.joker,
             }
-    Move.objects.create(
-        game=game, seat=seat, seq=game.version, round=round, dice=list(record.dice), **fields
+    prepared.insert(
+        Move(game=game, seat=seat, seq=game.version, round=round, dice=list(record.dice), **fields)
     )
 
 
@@ -511,21 +511,23 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
         raise NotYourTurn(f"Only {seat.display_name} can take back that box.")
     after, undone = seated.match().undo_scoring(before["seat"])
     seat.set_sheet(after.sheets[before["seat"]])
-    seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
+    prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees"])
     game.set_turn(after.turn)
     assert after.current is not None
     game.current_seat, game.round, game.undo = after.current, after.round, None
     _save_game(game, *TURN_FIELDS, "current_seat", "round")
-    Move.objects.create(
-        game=game,
-        seat=seat,
-        seq=game.version,
-        round=game.round,
-        action=MoveAction.UNDO,
-        dice=list(game.dice),
-        column=undone.column,
-        box=undone.box,
-        points=before["points"],
+    prepared.insert(
+        Move(
+            game=game,
+            seat=seat,
+            seq=game.version,
+            round=game.round,
+            action=MoveAction.UNDO,
+            dice=list(game.dice),
+            column=undone.column,
+            box=undone.box,
+            points=before["points"],
+        )
     )
     return seated
 
@@ -565,12 +567,12 @@ def _end_turn(seated: SeatedGame, after: rules.Match) -> None:
             s.grand_total = s.sheet(kind).grand_total
             s.game_over = True
             card = ["cards", "yahtzee_bonuses", "yahtzees"] if s is seat else []
-            s.save(update_fields=[*card, "grand_total", "game_over"])
+            prepared.update(s, [*card, "grand_total", "game_over"])
         _record_scores(seated)
     else:
         assert after.current is not None
         game.current_seat, game.round = after.current, after.round
-        seat.save(update_fields=["cards", "yahtzee_bonuses", "yahtzees"])
+        prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees"])
     _save_game(game, *TURN_FIELDS, "current_seat", "round", "status", "finished_at")
 
 
@@ -606,8 +608,16 @@ def _record_scores(seated: SeatedGame) -> None:
 
 
 def _log_seat_event(game: Game, seat: Seat, action: str, **fields: Any) -> None:
-    Move.objects.create(
-        game=game, seat=seat, seq=game.version, round=game.round, action=action, dice=[], **fields
+    prepared.insert(
+        Move(
+            game=game,
+            seat=seat,
+            seq=game.version,
+            round=game.round,
+            action=action,
+            dice=[],
+            **fields,
+        )
     )
 
 

@@ -1,0 +1,73 @@
+"""The writes every move makes, as SQL built once per process from the models' own fields.
+
+A roll writes two rows and a score three. Django's ``save()`` spends most of a write building
+its SQL: 0.149 ms for a game's ``save(update_fields=…)`` against 0.033 ms for the same UPDATE
+built here once (measured on SQLite; the database's own part is the same). So the two statements
+of a move (update these fields of this row; insert this row) are built here once per model and
+set of fields, and each value still goes through its field exactly as ``save()`` sends it
+(``pre_save`` for ``auto_now`` dates, ``get_db_prep_save`` for JSON and dates), on SQLite and
+PostgreSQL alike. Only for models without save signals or custom ``save()`` (``Game``, ``Seat``,
+``Move``): nothing else would notice the difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.db import DatabaseError, connection
+from django.db.models import Field, Model
+
+
+def update(instance: Model, fields: Sequence[str]) -> None:
+    """``instance.save(update_fields=fields)``: those columns of its row, and nothing else."""
+    sql, columns = _update_sql(type(instance), tuple(fields), connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in columns
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{type(instance).__name__} {instance.pk} was not updated.")
+
+
+def insert(instance: Model) -> None:
+    """``instance.save(force_insert=True)`` for a new row whose id is never read back."""
+    sql, columns = _insert_sql(type(instance), connection.vendor)
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in columns
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+Columns = list[Field[Any, Any]]
+
+
+def _column(field: Field[Any, Any]) -> str:
+    assert field.column is not None, f"{field.name} has no column"
+    return connection.ops.quote_name(field.column)
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, Columns]:
+    meta, quote = model._meta, connection.ops.quote_name
+    fields: Columns = []
+    for name in names:
+        field = meta.get_field(name)
+        assert isinstance(field, Field) and field.concrete, f"{name} is not a column"
+        fields.append(field)
+    assignments = ", ".join(f"{_column(field)} = %s" for field in fields)
+    assert isinstance(meta.pk, Field)
+    where = f"{_column(meta.pk)} = %s"
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {where}", fields
+
+
+@cache
+def _insert_sql(model: type[Model], vendor: str) -> tuple[str, Columns]:
+    meta, quote = model._meta, connection.ops.quote_name
+    fields: Columns = [field for field in meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(_column(field) for field in fields)
+    values = ", ".join("%s" for _ in fields)
+    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values})", fields

@@ -1,0 +1,92 @@
+"""games.prepared writes rows exactly as Model.save would: the same columns, the same values
+(JSON, NULL, dates), and nothing else; on SQLite and PostgreSQL (make test-postgres)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import DatabaseError
+from django.forms.models import model_to_dict
+from django.utils import timezone
+
+from games import prepared, services
+from games.models import Game, Move, MoveAction, Seat
+
+
+def row(model, pk) -> dict:
+    return model.objects.filter(pk=pk).values().get()
+
+
+def test_an_update_writes_the_named_columns_as_save_would(player) -> None:
+    ours, django = services.start_game(owner=player), services.start_game(owner=player)
+    long_ago = timezone.now() - timedelta(days=3)
+    Game.objects.filter(pk__in=[ours.pk, django.pk]).update(updated_at=long_ago, current_seat=0)
+    for game in (ours, django):
+        game.refresh_from_db()
+        game.dice, game.held, game.rolls_used = [6, 6, 2, 6, 1], [True, True, False, True, False], 2
+        game.undo = {"seat": 0, "cards": [{"aces": 3}], "box": "aces"}
+        game.current_seat = 9  # changed in memory, not named: must not be written
+
+    prepared.update(ours, ["dice", "held", "rolls_used", "undo", "updated_at"])
+    django.save(update_fields=["dice", "held", "rolls_used", "undo", "updated_at"])
+
+    written, expected = row(Game, ours.pk), row(Game, django.pk)
+    assert written["dice"] == [6, 6, 2, 6, 1] and written["undo"]["cards"] == [{"aces": 3}]
+    assert written["current_seat"] == 0
+    assert written["updated_at"] > long_ago  # auto_now, as save() sets it
+    ignore = {"id", "updated_at", "created_at"}
+    assert {k: v for k, v in written.items() if k not in ignore} == {
+        k: v for k, v in expected.items() if k not in ignore
+    }
+
+
+def test_none_in_a_json_column_is_sql_null(player) -> None:
+    game = services.start_game(owner=player)
+    game.undo = {"seat": 0}
+    prepared.update(game, ["undo"])
+    game.undo = None
+    prepared.update(game, ["undo"])
+
+    assert Game.objects.filter(pk=game.pk, undo__isnull=True).exists()
+
+
+def test_updating_a_row_that_is_gone_is_an_error(player) -> None:
+    game = services.start_game(owner=player)
+    Game.objects.filter(pk=game.pk).delete()
+
+    with pytest.raises(DatabaseError, match="was not updated"):
+        prepared.update(game, ["rolls_used"])
+
+
+def test_an_insert_writes_the_row_save_would(player) -> None:
+    game = services.start_game(owner=player)
+    seat = Seat.objects.get(game=game)
+    fields = {
+        "game": game,
+        "seat": seat,
+        "round": 3,
+        "action": MoveAction.SCORE,
+        "dice": [5, 5, 5, 5, 5],
+        "box": "yahtzee",
+        "column": 0,
+        "points": 50,
+        "yahtzee_bonus": 100,
+        "joker": True,
+    }
+    prepared.insert(Move(seq=1, **fields))
+    Move(seq=2, **fields).save()
+
+    ours, django = (Move.objects.get(game=game, seq=seq) for seq in (1, 2))
+    ignore = ["id", "seq", "created_at"]
+    assert model_to_dict(ours, exclude=ignore) == model_to_dict(django, exclude=ignore)
+    assert ours.created_at is not None and ours.by_position is None and ours.held == []
+
+
+def test_an_update_keeps_a_creation_date_as_it_is_in_memory(player) -> None:
+    game = services.start_game(owner=player)
+    game.created_at = timezone.now() - timedelta(days=400)  # auto_now_add: set on insert only
+
+    prepared.update(game, ["created_at"])
+
+    assert row(Game, game.pk)["created_at"] == game.created_at
