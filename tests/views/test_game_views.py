@@ -432,3 +432,18 @@ def test_the_dashboard_reads_a_page_of_each_list_in_three_queries(
     assert 'href="?open=20&amp;done=10">Show more games in progress' in response.text
     assert 'href="?open=10&amp;done=20">Show more finished games' in response.text
     assert "{#" not in response.text and "{%" not in response.text  # no template text leaks
+
+
+def test_show_more_finished_games_pages_on_and_bad_numbers_fall_back(alice_client, player):
+    serial = licensing.mint_serials(count=1, batch_name="test")[0]
+    licensing.redeem_serial(user=player, text=serial, client_ip="127.0.0.1")
+    for _ in range(12):
+        services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+    dashboard = reverse("games:dashboard")
+    ended = '<span class="tag">abandoned</span>'
+
+    more = alice_client.get(f"{dashboard}?open=10&done=20").text
+    garbage = alice_client.get(f"{dashboard}?open=lots&done=-5").text
+
+    assert more.count(ended) == 12 and "Show more finished games" not in more
+    assert garbage.count(ended) == 10 and 'href="?open=10&amp;done=20"' in garbage
