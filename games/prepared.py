@@ -6,8 +6,8 @@ built here once (measured on SQLite; the database's own part is the same). So th
 of a move (update these fields of this row; insert this row) are built here once per model and
 set of fields, and each value still goes through its field exactly as ``save()`` sends it
 (``pre_save`` for ``auto_now`` dates, ``get_db_prep_save`` for JSON and dates), on SQLite and
-PostgreSQL alike. Only for models without save signals or custom ``save()`` (``Game``, ``Seat``,
-``Move``): nothing else would notice the difference.
+PostgreSQL alike. Only for models whose ``save()`` does nothing else (``Game``, ``Seat``,
+``Move``: no custom ``save()``, no save signals); any other is refused.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from django.db import DatabaseError, connection
-from django.db.models import Field, Model
+from django.db.models import Field, Model, signals
 
 
 def update(instance: Model, fields: Sequence[str]) -> None:
@@ -45,6 +45,14 @@ def insert(instance: Model) -> None:
 Columns = list[Field[Any, Any]]
 
 
+def _check_plain(model: type[Model]) -> None:
+    """Refuse a model whose saving does more than write its row: this module would skip it."""
+    if model.save is not Model.save or any(
+        signal.has_listeners(model) for signal in (signals.pre_save, signals.post_save)
+    ):
+        raise TypeError(f"{model.__name__} does more on save(): save it with the ORM.")
+
+
 def _column(field: Field[Any, Any]) -> str:
     assert field.column is not None, f"{field.name} has no column"
     return connection.ops.quote_name(field.column)
@@ -52,6 +60,7 @@ def _column(field: Field[Any, Any]) -> str:
 
 @cache
 def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, Columns]:
+    _check_plain(model)
     meta, quote = model._meta, connection.ops.quote_name
     fields: Columns = []
     for name in names:
@@ -66,6 +75,7 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> tupl
 
 @cache
 def _insert_sql(model: type[Model], vendor: str) -> tuple[str, Columns]:
+    _check_plain(model)
     meta, quote = model._meta, connection.ops.quote_name
     fields: Columns = [field for field in meta.concrete_fields if not field.primary_key]
     columns = ", ".join(_column(field) for field in fields)

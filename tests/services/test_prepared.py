@@ -90,3 +90,9 @@ def test_an_update_keeps_a_creation_date_as_it_is_in_memory(player) -> None:
     prepared.update(game, ["created_at"])
 
     assert row(Game, game.pk)["created_at"] == game.created_at
+
+
+def test_a_model_that_does_more_on_save_is_refused(player) -> None:
+    # User.save() fills in a neutral name and its look-alike key: skipping it would be wrong.
+    with pytest.raises(TypeError, match="does more on save"):
+        prepared.update(player, ["display_name"])
