@@ -478,6 +478,8 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
         started, load_before = time.perf_counter(), os.getloadavg()[0]
         with multiprocessing.get_context("fork").Pool(clients) as pool:
             per_client = pool.map(load.drive, plans)
+            pool.close()  # the clients exit by themselves, never by terminate()'s SIGTERM
+            pool.join()
         took, load_after = time.perf_counter() - started, os.getloadavg()[0]
         followed = None
         if prepared.follow:

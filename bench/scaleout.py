@@ -752,6 +752,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
                 if fault:
                     thread.start()
                 per_client = pool.map(drive, plans)
+                # Let the clients exit by themselves: the pool's terminate() would SIGTERM them,
+                # and a client forked with this run's SIGTERM handler can hang on the pool's lock.
+                pool.close()
+                pool.join()
         finally:
             stop.set()
             if fault:

@@ -118,3 +118,72 @@ def dice(turn: rules.Turn, *, hold_url: str) -> SafeString:
     held = turn.held if turn.dice else (False,) * rules.DICE_COUNT
     drawn = "".join(_die(i, value, bool(held[i])) for i, value in enumerate(values))
     return mark_safe(drawn.replace(_HOLD_URL, escape(hold_url)))
+
+
+def scoreboard(
+    kind: rules.GameKind, players: Sequence[tuple[str, bool, rules.Sheet]]
+) -> SafeString:
+    """Every player's card side by side: a column each (name, whether on turn, sheet), in the
+    order given; a row per box, then the bonuses and the total. In Triple a box shows its
+    columns' points weighted (×1, ×2, ×3). Empty for a game of one."""
+    if len(players) < 2:
+        return mark_safe("")
+    on_turn = [turn for _, turn, _ in players]
+    head = "".join(
+        format_html(
+            '<th scope="col"{}>{}{}</th>',
+            mark_safe(' class="is-on-turn" aria-current="true"' if turn else ""),
+            name,
+            mark_safe('<span class="visually-hidden"> (on turn)</span>') if turn else "",
+        )
+        for name, turn, _ in players
+    )
+
+    def cells(values: Sequence[int | None]) -> str:
+        return "".join(
+            f"<td{_ON_TURN if turn else ''}>{'' if value is None else value}</td>"
+            for value, turn in zip(values, on_turn, strict=True)
+        )
+
+    sheets = [sheet for _, _, sheet in players]
+    weights = kind.multipliers
+    rows = []
+    for box in rules.CATEGORIES:
+        points: list[int | None] = []
+        for sheet in sheets:
+            cards = zip(sheet.cards, weights, strict=False)
+            filled = [card[box] * m for card, m in cards if box in card]
+            points.append(sum(filled) if filled else None)
+        rows.append(f"{_board_row_start(box.label, '')}{cells(points)}</tr>")
+    totals = [sheet.totals() for sheet in sheets]
+    upper_bonus: list[int | None] = [
+        sum(col["upper_bonus"] * m for col, m in zip(t["columns"], weights, strict=False))
+        for t in totals
+    ]
+    rows.append(f"{_board_row_start('Upper bonus', 'scoreboard-sum')}{cells(upper_bonus)}</tr>")
+    if kind.columns == 1:
+        bonus: list[int | None] = [t["yahtzee_bonus"] for t in totals]
+        rows.append(f"{_board_row_start('Yahtzee bonus', '')}{cells(bonus)}</tr>")
+    grand: list[int | None] = [t["grand_total"] for t in totals]
+    rows.append(f"{_board_row_start('Total', 'scoreboard-total')}{cells(grand)}</tr>")
+    weighted = " (Triple: each box's columns ×1, ×2, ×3)" if kind.columns > 1 else ""
+    return format_html(
+        '<details class="scoreboard" open><summary>Every card{}</summary>'
+        '<div class="scoreboard-scroll" role="region" tabindex="0" aria-label="Every card">'
+        '<table class="scoreboard-table"><thead><tr><th scope="col">Box</th>{}</tr></thead>'
+        "<tbody>{}</tbody></table></div></details>",
+        weighted,
+        mark_safe(head),
+        mark_safe("".join(rows)),
+    )
+
+
+_ON_TURN = ' class="is-on-turn"'
+
+
+@cache
+def _board_row_start(label: str, css: str) -> SafeString:
+    """A scoreboard row's heading, the same in every game: made once per process."""
+    return format_html(
+        '<tr{}><th scope="row">{}</th>', mark_safe(f' class="{css}"' if css else ""), label
+    )

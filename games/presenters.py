@@ -346,6 +346,19 @@ def game_context(
     urls = game_urls(game.pk)
     computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
     players = standings(seated, viewer=viewer) if several else []
+    # Every card side by side, the player on turn first, then the others in turn order.
+    start = game.current_seat if game.is_in_progress else (game.first_seat or 0)
+    in_turn_order = [
+        seated.seats[(start + k) % len(seated.seats)] for k in range(len(seated.seats))
+    ]
+    columns = [(s.display_name, game.is_in_progress and s is seat) for s in in_turn_order]
+
+    def board() -> SafeString:  # the template calls it: drawn only where the page shows it
+        sheets = [s.sheet(kind) for s in in_turn_order]
+        return card_html.scoreboard(
+            kind, [(n, t, sheet) for (n, t), sheet in zip(columns, sheets, strict=True)]
+        )
+
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
     if draw is not None:
         turn_of = "Roll for first"
@@ -370,6 +383,7 @@ def game_context(
         "can_roll": on_turn and rules.can_roll(turn),
         "can_hold": on_turn and turn.has_rolled and turn.rolls_left > 0,
         "can_hint": on_turn and turn.has_rolled,
+        "scoreboard": board,
         "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled, score_url=urls["score"]),
         "columns": _column_totals(sheet),
         "multi_column": kind.columns > 1,

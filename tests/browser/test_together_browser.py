@@ -38,6 +38,12 @@ def test_guests_at_one_screen_take_their_turns_in_order(
     play_a_turn(page)
     expect(page).to_have_title(re.compile(r"^Your turn! — Round 2 of 13"))
     expect(page.locator(".move-log")).to_contain_text("Ben:")
+    # Every card side by side, redrawn by each score: the player on turn first, a total each.
+    board = page.locator(".scoreboard-table")
+    expect(board.locator("thead th")).to_have_text(["Box", "Host (on turn)", "Ann", "Ben"])
+    expect(board.locator("tr.scoreboard-total td")).to_have_count(3)
+    totals = [page.locator(".player-total").nth(i).inner_text() for i in range(3)]
+    expect(board.locator("tr.scoreboard-total td")).to_have_text(totals)
 
 
 def test_a_stranger_joins_from_the_lobby_with_one_click(

@@ -73,3 +73,36 @@ def test_equal_totals_share_the_win(alice_client, player) -> None:
     response = alice_client.get(reverse("games:play", kwargs={"game_id": game.pk}))
 
     assert "Alice and Bob share the win with " in page_text(response)
+
+
+def scoreboard(text: str) -> list[list[str]]:
+    """The "Every card" table as rows of cell texts (header row first)."""
+    import re
+
+    table = re.search(r'<table class="scoreboard-table">(.*?)</table>', text, re.S)
+    assert table, "no scoreboard on the page"
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    cell = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>", re.S)
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in cell.findall(r)] for r in rows]
+
+
+def test_every_card_is_shown_side_by_side_the_player_on_turn_first(alice_client, player) -> None:
+    game = services.start_game(owner=player, guests=["Ann", "<Ben>"])
+    roll_now(game, player, 3, 3, 3, 2, 2)
+    score_now(game, player, "full_house")
+    roll_now(game, player, 6, 6, 6, 6, 6)  # Ann's dice, at Alice's screen
+    score_now(game, player, "yahtzee")
+
+    text = alice_client.get(reverse("games:play", kwargs={"game_id": game.pk})).text
+    rows = {row[0]: row[1:] for row in scoreboard(text)}
+
+    assert rows["Box"] == ["<Ben> (on turn)", "Alice", "Ann"]  # names escaped, then read back
+    assert rows["Full House"] == ["", "25", ""]
+    assert rows["YAHTZEE"] == ["", "", "50"]
+    assert rows["Total"] == ["0", "25", "50"]
+    assert "&lt;Ben&gt;" in text and "<Ben>" not in text
+
+
+def test_a_solo_game_has_no_scoreboard(alice_client, game) -> None:
+    text = alice_client.get(reverse("games:play", kwargs={"game_id": game.pk})).text
+    assert "scoreboard" not in text
