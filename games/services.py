@@ -516,18 +516,14 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     assert after.current is not None
     game.current_seat, game.round, game.undo = after.current, after.round, None
     _save_game(game, *TURN_FIELDS, "current_seat", "round")
-    prepared.insert(
-        Move(
-            game=game,
-            seat=seat,
-            seq=game.version,
-            round=game.round,
-            action=MoveAction.UNDO,
-            dice=list(game.dice),
-            column=undone.column,
-            box=undone.box,
-            points=before["points"],
-        )
+    _log_seat_event(
+        game,
+        seat,
+        MoveAction.UNDO,
+        dice=game.dice,
+        column=undone.column,
+        box=undone.box,
+        points=before["points"],
     )
     return seated
 
@@ -607,7 +603,11 @@ def _record_scores(seated: SeatedGame) -> None:
 # --- Leaving a game in play: resign, or skip an idle player ---------------------------------
 
 
-def _log_seat_event(game: Game, seat: Seat, action: str, **fields: Any) -> None:
+def _log_seat_event(
+    game: Game, seat: Seat, action: str, *, dice: Sequence[int] = (), **fields: Any
+) -> None:
+    """Log what a seat did besides a roll or a scoring (undo, resign, skip, end), numbered by
+    the version it made."""
     prepared.insert(
         Move(
             game=game,
@@ -615,7 +615,7 @@ def _log_seat_event(game: Game, seat: Seat, action: str, **fields: Any) -> None:
             seq=game.version,
             round=game.round,
             action=action,
-            dice=[],
+            dice=list(dice),
             **fields,
         )
     )
