@@ -351,12 +351,11 @@ def game_context(
     in_turn_order = [
         seated.seats[(start + k) % len(seated.seats)] for k in range(len(seated.seats))
     ]
-    columns = [(s.display_name, game.is_in_progress and s is seat) for s in in_turn_order]
 
     def board() -> SafeString:  # the template calls it: drawn only where the page shows it
-        sheets = [s.sheet(kind) for s in in_turn_order]
+        on_turn = game.is_in_progress
         return card_html.scoreboard(
-            kind, [(n, t, sheet) for (n, t), sheet in zip(columns, sheets, strict=True)]
+            kind, [(s.display_name, on_turn and s is seat, s.sheet(kind)) for s in in_turn_order]
         )
 
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
