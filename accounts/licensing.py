@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts import serials
@@ -30,6 +30,7 @@ from accounts.models import (
     ThrottleKey,
     User,
 )
+from yahtzee_site import prepared
 
 ATTEMPT_WINDOW = timedelta(hours=1)
 COUNTED_OUTCOMES = (
@@ -117,15 +118,26 @@ class Licence:
         return f"Trial: {self.trial_games_left} of {TRIAL_GAMES} games left"
 
 
+def _live_serials(user_id: int) -> QuerySet[Serial]:
+    """The account's serials that are not revoked (one at most: redeeming sees to it)."""
+    return Serial.objects.filter(redeemed_by_id=user_id, revoked_at__isnull=True).order_by("pk")
+
+
+def _live_serial_facts(user_id: int) -> QuerySet[Serial, tuple[datetime | None, str]]:
+    return _live_serials(user_id).values_list("redeemed_at", "last4")
+
+
 def live_serial(user: User) -> Serial | None:
-    return Serial.objects.filter(redeemed_by=user, revoked_at__isnull=True).first()
+    return _live_serials(user.pk).first()
 
 
 def licence_of(user: User) -> Licence:
-    serial = live_serial(user)
+    """What the account may do: read on every dashboard, so its SQL is compiled once."""
+    found = prepared.rows(_live_serial_facts, user.pk, limit=1)
+    registered_at, last4 = found[0] if found else (None, "")
     return Licence(
-        registered_at=serial.redeemed_at if serial else None,
-        last4=serial.last4 if serial else "",
+        registered_at=registered_at,
+        last4=last4,
         trial_games_used=user.trial_games_used,
         email_confirmed=user.email_confirmed,
     )

@@ -7,10 +7,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from games import live, prepared, rules, selectors
+from games import live, rules, selectors
 from games.errors import NotYourTurn
 from games.models import Game, Move, MoveAction, PlayerKind
 from games.selectors import SeatedGame
+from yahtzee_site import prepared
 
 
 def is_rolling(game: Game) -> bool:

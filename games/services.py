@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, live, prepared, rules, selectors, strategy
+from games import advice, first_roll, live, rules, selectors, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
@@ -32,6 +32,7 @@ from games.models import (
     Seat,
 )
 from games.selectors import SeatedGame
+from yahtzee_site import prepared
 
 
 class ZeroNeedsConfirmation(GameError):

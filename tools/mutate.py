@@ -62,7 +62,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/licensing",
     ),
     "games/replay.py": ("tests/online/test_replay.py",),
-    "games/prepared.py": ("tests/services/test_prepared.py", "tests/online/test_replay.py"),
+    "yahtzee_site/prepared.py": ("tests/services/test_prepared.py", "tests/online/test_replay.py"),
 }
 
 MAX_JOBS = 2  # the machine is shared

@@ -1,5 +1,6 @@
-"""games.prepared writes rows exactly as Model.save would: the same columns, the same values
-(JSON, NULL, dates), and nothing else; on SQLite and PostgreSQL (make test-postgres)."""
+"""yahtzee_site.prepared writes rows exactly as Model.save would: the same columns, the same values
+(JSON, NULL, dates), and nothing else; and reads rows exactly as the queryset would; on SQLite and
+PostgreSQL (make test-postgres)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError
 from django.forms.models import model_to_dict
+from django.db.models import Q
 from django.utils import timezone
 
-from games import prepared, services
+from games import services
 from games.models import Game, Move, MoveAction, Seat
+from yahtzee_site import prepared
 
 
 def row(model, pk) -> dict:
@@ -96,3 +99,58 @@ def test_a_model_that_does_more_on_save_is_refused(player) -> None:
     # User.save() fills in a neutral name and its look-alike key: skipping it would be wrong.
     with pytest.raises(TypeError, match="does more on save"):
         prepared.update(player, ["display_name"])
+
+
+# --- Reads ---------------------------------------------------------------------------------------
+
+
+def seats_with_game(user_id: int):
+    """A read with JSON, dates, a join and an annotation: what the dashboard reads."""
+    return (
+        Seat.objects.filter(user_id=user_id)
+        .order_by("-game_id")
+        .values_list("game_id", "cards", "game__updated_at", "game__finished_at", "position")
+    )
+
+
+def games_of_either(user_id: int):
+    return Game.objects.filter(Q(owner_id=user_id) | Q(seats__user_id=user_id)).values_list("id")
+
+
+def test_a_read_gives_the_rows_the_queryset_gives(make_user, fill_card) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    started = services.start_game(owner=alice)
+    fill_card(started, {"aces": 3, "twos": 6})  # JSON with values in it
+    services.start_game(owner=alice, guests=["Ann"])
+    services.start_game(owner=bob)
+    Game.objects.filter(pk=started.pk).update(finished_at=timezone.now())
+    for user in (alice, bob, alice):  # the second call of a compiled read takes its own key
+        expected = list(seats_with_game(user.pk))
+        assert prepared.rows(seats_with_game, user.pk) == expected
+        assert prepared.rows(seats_with_game, user.pk, limit=1) == expected[:1]
+    found = prepared.rows(seats_with_game, alice.pk)
+    assert found[1][1] == [{"aces": 3, "twos": 6}]  # decoded JSON; newest game first
+    assert found[1][3] is not None and found[1][3].tzinfo is not None  # an aware datetime
+    assert prepared.rows(seats_with_game, alice.pk + bob.pk + 1000) == []
+
+
+def test_every_use_of_the_key_takes_the_real_one(make_user) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    owned = services.start_game(owner=alice)
+    assert prepared.rows(games_of_either, alice.pk) == [(owned.pk,)]
+    assert prepared.rows(games_of_either, bob.pk) == []
+
+
+def no_key(user_id: int):
+    return Game.objects.filter(owner_id=1).values_list("id")
+
+
+def objects_not_values(user_id: int):
+    return Game.objects.filter(owner_id=user_id)
+
+
+def test_a_read_must_be_values_of_its_key(player) -> None:
+    with pytest.raises(TypeError, match="its one id must be a parameter"):
+        prepared.rows(no_key, player.pk)
+    with pytest.raises(TypeError, match="values_list"):
+        prepared.rows(objects_not_values, player.pk)
