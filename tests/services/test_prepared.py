@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 from django.db import DatabaseError
-from django.forms.models import model_to_dict
 from django.db.models import Q
+from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from games import services
