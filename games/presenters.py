@@ -16,7 +16,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timesince import timesince
 
 from accounts.models import User
 from games import card_html, rules, selectors, strategy
@@ -458,43 +457,20 @@ PREVIEW_DICE = (4, 4, 2, 4, 6)
 PREVIEW_HELD = (True, True, False, True, False)
 
 
-def dashboard_rows(games: selectors.Dashboard) -> dict[str, list[dict[str, Any]]]:
-    """The dashboard's lines, worked out here once rather than by filters and ``{% url %}``
-    tags for each of its thirty lines (what the page's time went on)."""
-    kinds = dict(KIND_CHOICES)
-    open_rows = [
-        {
-            "url": _play_url(item.game_id),
-            "kind": kinds[item.kind],
-            "boxes_filled": item.boxes_filled,
-            "rounds": item.rounds,
-            "score": item.score,
-            "ago": timesince(item.updated_at),
-            "waiting": item.status == GameStatus.WAITING,
-            # Games where it is the viewer's move come first; the others say so.
-            "others_turn": item.status == GameStatus.IN_PROGRESS and not item.your_turn,
-        }
-        for item in games.open_games
-    ]
-    return {"open_rows": open_rows, "finished_rows": finished_rows(games.finished)}
-
-
 def finished_rows(items: Sequence[selectors.GameSummary]) -> list[dict[str, Any]]:
     """Lines of games that are over: link, kind, date, score, and the analysis link."""
     kinds = dict(KIND_CHOICES)
     zone = timezone.get_current_timezone()
     return [
         {
-            "url": _play_url(item.game_id),
+            "url": play_url(item.game_id),
             "kind": kinds[item.kind],
             "abandoned": item.status == GameStatus.ABANDONED,
             "finished": item.status == GameStatus.FINISHED,
             # As the date filter "j M Y" writes it (English month names: the site's language).
             "when": f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
             "score": item.score,
-            "analysis_url": _analysis_pattern()
-            .replace(str(_ANY_ID), str(item.game_id))
-            .replace(str(_ANY_POSITION), str(item.position)),
+            "analysis_url": analysis_url(item.game_id, item.position),
         }
         for item in items
     ]
@@ -520,11 +496,19 @@ def new_game_choices(*, opened: bool) -> SafeString:
     return mark_safe(render_to_string("games/_new_game_choices.html", context))
 
 
-def _play_url(game_id: int) -> str:
+def play_url(game_id: int) -> str:
     return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
 
 
 _ANY_POSITION = 987654321
+
+
+def analysis_url(game_id: int, position: int) -> str:
+    return (
+        _analysis_pattern()
+        .replace(str(_ANY_ID), str(game_id))
+        .replace(str(_ANY_POSITION), str(position))
+    )
 
 
 @cache

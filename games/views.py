@@ -38,13 +38,12 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
-from games import charts, live, room_views, rules, selectors, services
+from games import charts, dashboard_html, live, room_views, rules, selectors, services
 from games.computer import play as play_computer
 from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
-    dashboard_rows,
     finished_rows,
     game_context,
     game_urls,
@@ -219,8 +218,10 @@ def _dashboard(
     games = selectors.dashboard(user=user, open_shown=shown, finished_shown=done)
     licence = licensing.licence_of(user)
     typed = list(guests)[: services.MAX_GUESTS]
-    context = dashboard_rows(games) | {
+    context = {
         "games": games,
+        "open_lines": dashboard_html.open_lines(games.open_games),
+        "over_lines": dashboard_html.over_lines(games.finished),
         "more_open_url": f"?open={shown + OPEN_PAGE}&done={done}",
         "more_finished_url": f"?open={shown}&done={done + OPEN_PAGE}",
         "licence": licence,
