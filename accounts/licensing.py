@@ -13,6 +13,7 @@ import hmac
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -132,8 +133,17 @@ def live_serial(user: User) -> Serial | None:
 
 
 def licence_of(user: User) -> Licence:
-    """What the account may do: read on every dashboard, so its SQL is compiled once."""
-    found = prepared.rows(_live_serial_facts, user.pk, limit=1)
+    """What the account may do (the dashboard reads it with its games: ``licence_read``)."""
+    return licence_from(user, prepared.rows_together(licence_read(user))[0])
+
+
+def licence_read(user: User) -> prepared.Read:
+    """The read behind an account's licence, for ``prepared.rows_together``."""
+    return (_live_serial_facts, user.pk, 1)
+
+
+def licence_from(user: User, found: list[tuple[Any, ...]]) -> Licence:
+    """The licence, from what ``licence_read`` found."""
     registered_at, last4 = found[0] if found else (None, "")
     return Licence(
         registered_at=registered_at,

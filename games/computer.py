@@ -8,14 +8,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from django.db import transaction
-
 from accounts.models import User
 from games import advice, selectors, strategy
 from games.errors import GameNotInProgress
 from games.models import GameStatus, PlayerKind
 from games.selectors import SeatedGame
 from games.services import _end_turn, _log, roll_for_seat_on_turn, scoring_of
+from yahtzee_site import prepared
 
 
 def on_turn(seated: SeatedGame) -> bool:
@@ -28,7 +27,7 @@ def on_turn(seated: SeatedGame) -> bool:
     )
 
 
-@transaction.atomic
+@prepared.atomic
 def play(*, game_id: int, user: User, version: int, to_the_end: bool = False) -> SeatedGame:
     """Play the computer's next step, or with ``to_the_end`` every step until a person is on
     turn (or the game is over). A request made against an older version does nothing: the

@@ -4,8 +4,6 @@ the host throws for the guests at their screen."""
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from accounts.models import User
 from games import live, rules, selectors
 from games.errors import NotYourTurn
@@ -74,7 +72,7 @@ def _keep(seated: SeatedGame, match: rules.Match) -> None:
         game.first_seat = game.current_seat = match.first
 
 
-@transaction.atomic
+@prepared.atomic
 def roll_for_first(
     *, game_id: int, user: User, version: int, dice_source: rules.DiceSource = rules.system_dice
 ) -> SeatedGame:

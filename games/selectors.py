@@ -11,7 +11,6 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -34,6 +33,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import licensing
 from accounts.models import User
 from games import rules, strategy
 from games.errors import GameNotFound
@@ -139,13 +139,16 @@ def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
 
     Two reads, the game then its seats in order, through SQL the ORM compiled once per process
-    (``_seated_sql``): every roll, score and page starts here. With ``lock`` the game row is
-    locked until the transaction ends (the writes use this; SQLite's IMMEDIATE transactions
-    lock anyway), before its seats are read.
+    (``prepared``), in one round trip on PostgreSQL: every roll, score and page starts here.
+    With ``lock`` the game row is locked until the transaction ends (the writes use this;
+    SQLite's IMMEDIATE transactions lock anyway), before its seats are read.
     """
-    game_sql, seats_sql = _seated_sql(connection.vendor, lock=lock)
-    game = next(iter(Game.objects.raw(game_sql, [game_id])), None)
-    seats = list(Seat.objects.raw(seats_sql, [game_id])) if game is not None else []
+    game_rows, seat_rows = prepared.rows_together(
+        (_locked_game if lock else _game, game_id, None), (_seats, game_id, None)
+    )
+    alias = connection.alias
+    game = Game.from_db(alias, _GAME_FIELDS, game_rows[0]) if game_rows else None
+    seats = [Seat.from_db(alias, _SEAT_FIELDS, row) for row in seat_rows]
     if game is None or not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
     for seat in seats:
@@ -153,23 +156,20 @@ def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     return SeatedGame(game=game, seats=seats)
 
 
-_NO_GAME = -7_346_121
-"""A game id no row has: where the real one goes in the SQL compiled once."""
+_GAME_FIELDS = [field.attname for field in Game._meta.concrete_fields]
+_SEAT_FIELDS = [field.attname for field in Seat._meta.concrete_fields]
 
 
-@cache
-def _seated_sql(vendor: str, *, lock: bool) -> tuple[str, str]:
-    """The SQL of ``seated_game``'s two reads, compiled by the ORM from its querysets once per
-    process and database (compiling them cost twice as much as running them, on every move).
-    Compiled on first use, inside the transaction that locks (as the ORM requires)."""
-    game = Game.objects.filter(pk=_NO_GAME)
-    if lock:
-        game = game.select_for_update()
-    seats = Seat.objects.filter(game_id=_NO_GAME).order_by("position")
-    compiled = [queryset.query.sql_with_params() for queryset in (game, seats)]
-    if any(params != (_NO_GAME,) for _, params in compiled):
-        raise AssertionError(f"{vendor}: seated_game's reads must take the game id alone")
-    return compiled[0][0], compiled[1][0]
+def _game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
+    return Game.objects.filter(pk=game_id).order_by().values_list(*_GAME_FIELDS)
+
+
+def _locked_game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
+    return _game(game_id).select_for_update()
+
+
+def _seats(game_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
+    return Seat.objects.filter(game_id=game_id).order_by("position").values_list(*_SEAT_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -323,6 +323,7 @@ class Dashboard:
     open_games: list[GameSummary]
     open_count: int
     finished: list[GameSummary]
+    licence: licensing.Licence
     more_finished: bool = False
 
     @property
@@ -343,22 +344,26 @@ _YOUR_MOVE_FIRST = Case(
 
 def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> Dashboard:
     """The viewer's open games, those where it is their move first, then their latest finished
-    ones; newest first, a page of each.
+    ones, newest first, a page of each; and the viewer's licence.
 
     Each list is one range of the ``seat_user_over`` index. "Your move" is worked out over the
     whole range (every open game, not only the page shown), so a game waiting for the viewer is
-    never on a later page. The same query counts the open games (a window over the range). Both
-    reads are compiled once per process (``prepared.rows``): compiling cost more than running.
+    never on a later page. The same query counts the open games (a window over the range). The
+    three reads are compiled once per process and sent together (``prepared.rows_together``):
+    compiling cost more than running them, and on PostgreSQL each round trip as much again.
     """
-    open_seats = prepared.rows(_open_seats, user.pk, limit=open_shown)
-    open_games = [_summary(*row[:-1]) for row in open_seats]
-    open_count = open_seats[0][-1] if open_seats else 0
-    finished = latest_finished(user=user, shown=finished_shown + 1)  # one more: are there more?
+    open_seats, finished_seats, licence = prepared.rows_together(
+        (_open_seats, user.pk, open_shown),
+        (_finished_seats, user.pk, finished_shown + 1),  # one more: are there more?
+        licensing.licence_read(user),
+    )
+    finished = [_finished_summary(*row) for row in finished_seats]
     return Dashboard(
-        open_games=open_games,
-        open_count=open_count,
+        open_games=[_summary(*row[:-1]) for row in open_seats],
+        open_count=open_seats[0][-1] if open_seats else 0,
         finished=finished[:finished_shown],
         more_finished=len(finished) > finished_shown,
+        licence=licensing.licence_from(user, licence),
     )
 
 
@@ -386,22 +391,29 @@ def _finished_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
 def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
     """The viewer's latest games that are over (finished or abandoned), newest first: their
     stored totals (none for an abandoned one), no card read."""
-    return [
-        GameSummary(
-            game_id=game_id,
-            kind=kind,
-            status=status,
-            updated_at=updated_at,
-            finished_at=finished_at,
-            score=total or 0,
-            boxes_filled=0,
-            rounds=rules.KINDS[kind].rounds,
-            position=position,
-        )
-        for game_id, kind, status, updated_at, finished_at, position, total in prepared.rows(
-            _finished_seats, user.pk, limit=shown
-        )
-    ]
+    return [_finished_summary(*row) for row in prepared.rows(_finished_seats, user.pk, limit=shown)]
+
+
+def _finished_summary(
+    game_id: int,
+    kind: str,
+    status: str,
+    updated_at: datetime,
+    finished_at: datetime | None,
+    position: int,
+    total: int | None,
+) -> GameSummary:
+    return GameSummary(
+        game_id=game_id,
+        kind=kind,
+        status=status,
+        updated_at=updated_at,
+        finished_at=finished_at,
+        score=total or 0,
+        boxes_filled=0,
+        rounds=rules.KINDS[kind].rounds,
+        position=position,
+    )
 
 
 def _summary(

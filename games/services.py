@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from accounts import licensing
@@ -154,7 +153,7 @@ def _guest_and_computer_seats(
     return guests + bots
 
 
-@transaction.atomic
+@prepared.atomic
 def start_game(
     *,
     owner: User,
@@ -197,7 +196,7 @@ def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
 
 
-@transaction.atomic
+@prepared.atomic
 def open_game(
     *,
     owner: User,
@@ -257,7 +256,7 @@ def _waiting_game(game_id: int) -> Game:
     return game
 
 
-@transaction.atomic
+@prepared.atomic
 def join_game(*, token: str, user: User) -> Game:
     """Take the seat an invitation offers. Following it again once seated changes nothing.
 
@@ -287,7 +286,7 @@ def join_game(*, token: str, user: User) -> Game:
     return game
 
 
-@transaction.atomic
+@prepared.atomic
 def rematch(*, game_id: int, user: User) -> Game:
     """The same players again, same kind and settings: a new game waiting for them, with a seat
     kept for each other account (they accept from the old game's page). Whoever asks first
@@ -336,7 +335,7 @@ def _hosted(game_id: int, user: User) -> Game:
     return game
 
 
-@transaction.atomic
+@prepared.atomic
 def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     """Withdraw a seat not yet taken; its link then says so."""
     game = _hosted(game_id, user)
@@ -359,7 +358,7 @@ def _close_ranks(seats: Sequence[Seat]) -> None:
             seat.save(update_fields=["position"])
 
 
-@transaction.atomic
+@prepared.atomic
 def begin_game(*, game_id: int, user: User) -> SeatedGame:
     """The host starts a waiting game: seats not taken are dropped, and each account seated uses
     one of its own trial games. A player whose last trial game went meanwhile is dropped (the
@@ -389,7 +388,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
     return seated
 
 
-@transaction.atomic
+@prepared.atomic
 def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
     """The best move for the dice on the table, and the next ones, for the player on turn.
 
@@ -410,7 +409,7 @@ def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, st
     return seated, found
 
 
-@transaction.atomic
+@prepared.atomic
 def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
     """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
@@ -421,7 +420,7 @@ def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) ->
     return seated
 
 
-@transaction.atomic
+@prepared.atomic
 def roll_dice(
     *,
     game_id: int,
@@ -457,7 +456,7 @@ def roll_for_seat_on_turn(
     return replace(seated, record=record, actor=game.current_seat)
 
 
-@transaction.atomic
+@prepared.atomic
 def score_box(
     *,
     game_id: int,
@@ -497,7 +496,7 @@ def score_box(
     return replace(seated, record=record, actor=seated.seats.index(seat))
 
 
-@transaction.atomic
+@prepared.atomic
 def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Take back the box just filled: the card, the dice and the rolls left are as they were
     before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
@@ -622,7 +621,7 @@ def _log_seat_event(
     )
 
 
-@transaction.atomic
+@prepared.atomic
 def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Leave a game in play for good: the seat is passed over from now on and its score never
     entered. The others play on; when nobody is left, the game ends as abandoned."""
@@ -647,7 +646,7 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     return seated
 
 
-@transaction.atomic
+@prepared.atomic
 def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Skip the player on turn, idle past the game's time limit: a zero where the rules say
     (``rules.skipped_box``), then the next player. Any other player at the table may do it."""
@@ -693,7 +692,7 @@ class Abandoned:
     """Only the caller's seat was given up (a player leaving a game that has not started)."""
 
 
-@transaction.atomic
+@prepared.atomic
 def abandon_game(*, game_id: int, user: User) -> Abandoned:
     """End an unfinished game for good; it records no score. Only its host ends it for all;
     another player may leave a game that has not started yet, freeing the seat.

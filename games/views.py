@@ -216,7 +216,7 @@ def _dashboard(
     shown = _whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     done = _whole_number(request.GET.get("done"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     games = selectors.dashboard(user=user, open_shown=shown, finished_shown=done)
-    licence = licensing.licence_of(user)
+    licence = games.licence
     typed = list(guests)[: services.MAX_GUESTS]
     context = {
         "games": games,

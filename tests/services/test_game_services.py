@@ -9,6 +9,7 @@ from games import rules, selectors, services
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
 from tests.factories import ScriptedDice
+from yahtzee_site import prepared
 
 
 def test_start_game_seats_the_owner_with_an_empty_card(player):
@@ -203,9 +204,12 @@ def test_the_game_is_read_with_its_seats_only_by_a_player_seated_there(player, m
 
 
 def test_a_write_reads_the_game_locked(player):
+    def sql(build) -> str:
+        return prepared._compiled(build, None, connection.vendor)[0]
+
     with transaction.atomic():
-        game_sql, seats_sql = selectors._seated_sql(connection.vendor, lock=True)
+        game_sql, seats_sql = sql(selectors._locked_game), sql(selectors._seats)
     if connection.features.has_select_for_update:
         assert game_sql.rstrip().endswith("FOR UPDATE")
     assert "FOR UPDATE" not in seats_sql
-    assert "FOR UPDATE" not in selectors._seated_sql(connection.vendor, lock=False)[0]
+    assert "FOR UPDATE" not in sql(selectors._game)

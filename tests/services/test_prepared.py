@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.forms.models import model_to_dict
 from django.utils import timezone
@@ -154,3 +154,76 @@ def test_a_read_must_be_values_of_its_key(player) -> None:
         prepared.rows(no_key, player.pk)
     with pytest.raises(TypeError, match="values_list"):
         prepared.rows(objects_not_values, player.pk)
+
+
+# --- Together: one round trip on PostgreSQL ------------------------------------------------------
+
+ON_POSTGRES = connection.vendor == "postgresql"
+
+
+def test_writes_together_are_sent_in_one_statement_list_in_order(
+    player, django_assert_num_queries
+) -> None:
+    game = services.start_game(owner=player)
+    seat = game.seats.get()
+    game.refresh_from_db()
+    with transaction.atomic():
+        with django_assert_num_queries(1 if ON_POSTGRES else 3), prepared.together():
+            game.rolls_used, seat.yahtzees = 2, 1
+            prepared.update(game, ["rolls_used"])
+            prepared.update(seat, ["yahtzees"])
+            move = Move(game=game, seat=seat, seq=7, round=1, action=MoveAction.ROLL, dice=[6] * 5)
+            prepared.insert(move)
+        assert row(Game, game.pk)["rolls_used"] == 2 and row(Seat, seat.pk)["yahtzees"] == 1
+        assert Move.objects.filter(game=game, seq=7).exists()
+
+
+def test_any_other_statement_sends_the_writes_held_first(player) -> None:
+    game = services.start_game(owner=player)
+    game.refresh_from_db()
+    with transaction.atomic(), prepared.together():
+        game.rolls_used = 3
+        prepared.update(game, ["rolls_used"])
+        assert Game.objects.get(pk=game.pk).rolls_used == 3  # the ORM's read sees the write
+        game.rolls_used = 1
+        prepared.update(game, ["rolls_used"])
+    assert row(Game, game.pk)["rolls_used"] == 1
+
+
+def test_a_row_gone_is_an_error_when_writes_are_sent_together(player) -> None:
+    game = services.start_game(owner=player)
+    game.refresh_from_db()
+    gone = Game(pk=game.pk + 1000, owner=player)
+    with (
+        pytest.raises(DatabaseError, match=f"Game {gone.pk} was not updated"),
+        transaction.atomic(),
+        prepared.together(),
+    ):
+        game.rolls_used = 2
+        prepared.update(game, ["rolls_used"])
+        prepared.update(gone, ["rolls_used"])
+    assert row(Game, game.pk)["rolls_used"] == 0  # the transaction rolled back, nothing written
+
+
+def test_an_error_in_the_block_sends_nothing(player) -> None:
+    game = services.start_game(owner=player)
+    game.refresh_from_db()
+    with pytest.raises(ValueError), transaction.atomic(), prepared.together():
+        game.rolls_used = 2
+        prepared.update(game, ["rolls_used"])
+        raise ValueError("changed my mind")
+    assert row(Game, game.pk)["rolls_used"] == 0
+
+
+def test_reads_together_give_each_read_its_rows(make_user, django_assert_num_queries) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    services.start_game(owner=alice)
+    services.start_game(owner=bob, guests=["Ann"])
+    expected = [list(seats_with_game(alice.pk)), list(seats_with_game(bob.pk))[:1]]
+
+    with django_assert_num_queries(1 if ON_POSTGRES else 2):
+        found = prepared.rows_together(
+            (seats_with_game, alice.pk, None), (seats_with_game, bob.pk, 1)
+        )
+
+    assert found == expected and found[0] != found[1]
