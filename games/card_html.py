@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from django.utils.html import escape, format_html
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import rules
@@ -187,3 +187,55 @@ def _board_row_start(label: str, css: str) -> SafeString:
     return format_html(
         '<tr{}><th scope="row">{}</th>', mark_safe(f' class="{css}"' if css else ""), label
     )
+
+
+def player_chips(players: Sequence[dict[str, Any]]) -> SafeString:
+    """The strip above the card in a game of several: each player's name and total, the player
+    on turn marked (``presenters.standings`` gives the players)."""
+    return format_html_join(
+        "",
+        '<li class="player-chip{}"{}>{} <strong>{}</strong></li>',
+        (
+            (_CHIP_ON_TURN, _CURRENT, p["name"], p["total"])
+            if p["on_turn"]
+            else ("", "", p["name"], p["total"])
+            for p in players
+        ),
+    )
+
+
+def player_rows(players: Sequence[dict[str, Any]]) -> SafeString:
+    """The side column's table of players: name with its tags (you, on turn, winner,
+    resigned), boxes filled, total."""
+    return format_html_join(
+        "",
+        '<tr class="player-row{}{}"{}>\n<th scope="row">{}{}{}{}{}{}</th>\n'
+        '<td class="player-filled">{}/{}</td>\n<td class="player-total">{}</td>\n</tr>\n',
+        (
+            (
+                _CHIP_ON_TURN if p["on_turn"] else "",
+                _IS_WINNER if p["winner"] else "",
+                _CURRENT if p["on_turn"] else "",
+                _TURN_MARK if p["on_turn"] else "",
+                p["name"],
+                _YOU if p["you"] else "",
+                _ON_TURN_SAID if p["on_turn"] else "",
+                _WINNER if p["winner"] else "",
+                _RESIGNED if p["resigned"] else "",
+                p["filled"],
+                p["boxes"],
+                p["total"],
+            )
+            for p in players
+        ),
+    )
+
+
+_CHIP_ON_TURN = mark_safe(" is-on-turn")
+_IS_WINNER = mark_safe(" is-winner")
+_CURRENT = mark_safe(' aria-current="true"')
+_TURN_MARK = mark_safe('<span class="turn-mark" aria-hidden="true">▶</span> ')
+_YOU = mark_safe(' <span class="tag">you</span>')
+_ON_TURN_SAID = mark_safe('<span class="visually-hidden"> (on turn)</span>')
+_WINNER = mark_safe(' <span class="tag tag-win">winner</span>')
+_RESIGNED = mark_safe(' <span class="tag">resigned</span>')

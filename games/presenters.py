@@ -401,6 +401,8 @@ def game_context(
             whose_turn=turn_of,
         ),
         "players": players,
+        "player_chips": card_html.player_chips(players),
+        "player_rows": card_html.player_rows(players),
         "turn_of": turn_of,
         # Someone else moves next on another device: the page follows the game by itself.
         "computer_turn": computer_turn,
