@@ -5,7 +5,7 @@ the host throws for the guests at their screen."""
 from __future__ import annotations
 
 from accounts.models import User
-from games import live, rules, selectors
+from games import live, rules, selectors, turn_marks
 from games.errors import NotYourTurn
 from games.models import Game, Move, MoveAction, PlayerKind
 from games.selectors import SeatedGame
@@ -93,6 +93,7 @@ def roll_for_first(
     for index in mine:
         match = _throw(seated, match, index, dice_source)
     _keep(seated, _throw_for_computers(seated, match))
+    turn_marks.mark(seated)
     game.save(
         update_fields=["contenders", "first_rolls", "first_seat", "current_seat", "version",
                        "updated_at"]

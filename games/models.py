@@ -139,8 +139,11 @@ class Seat(models.Model):
     cards = models.JSONField(default=list)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
     # A copy of "the game is over" (finished or abandoned), so a player's games can be listed
-    # straight off the seat_user_over index, open ones apart from the rest, newest first.
+    # straight off the seat_user_turn index, open ones apart from the rest, newest first.
     game_over = models.BooleanField(default=False)
+    # A copy of "this seat is on turn" (``is_on_turn``), kept by ``games.turn_marks``: the games
+    # waiting for a player come first on their dashboard, straight off the same index.
+    on_turn = models.BooleanField(default=False, db_default=False)
     # Whether seating this account used one of its trial games (given back if the game is
     # abandoned before its first roll).
     used_trial_game = models.BooleanField(default=False)
@@ -162,11 +165,15 @@ class Seat(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "game"], name="seat_user_game"),
-            models.Index(fields=["user", "game_over", "-game"], name="seat_user_over"),
+            models.Index(fields=["user", "game_over", "-on_turn", "-game"], name="seat_user_turn"),
         ]
 
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"
+
+    def is_on_turn(self) -> bool:
+        """Whether the game is in play with this seat on turn (the draw for first included)."""
+        return self.game.is_in_progress and self.game.current_seat == self.position
 
     def played_by(self, user_id: int | None) -> bool:
         """Whether ``user_id`` makes this seat's moves: its own account, or for a guest at the

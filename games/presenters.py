@@ -153,7 +153,7 @@ def whose_turn(seat: Seat, *, viewer: User, several: bool) -> str:
 def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
     """Every player's card in short, in seating order: name, total, boxes filled, on turn;
     with, once the game is finished, who won (shared wins on equal totals)."""
-    game, kind = seated.game, seated.game.rules_kind
+    kind = seated.game.rules_kind
     match = seated.match()
     sheets = match.sheets
     winners = set(match.winners)  # equal totals share the win; a resigned seat never wins
@@ -163,7 +163,7 @@ def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
             "total": sheet.grand_total,
             "filled": sum(len(card) for card in sheet.cards),
             "boxes": kind.rounds,
-            "on_turn": game.is_in_progress and seat.position == game.current_seat,
+            "on_turn": seat.is_on_turn(),
             "you": seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk,
             "guest": seat.player_kind == PlayerKind.GUEST,
             "winner": position in winners,

@@ -16,7 +16,6 @@ from uuid import UUID
 
 from django.db import connection
 from django.db.models import (
-    Case,
     Count,
     F,
     IntegerField,
@@ -26,8 +25,6 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
-    When,
-    Window,
 )
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -335,20 +332,13 @@ _GAME_COLUMNS = ("game_id", "game__kind", "game__status", "game__updated_at", "g
 """What a dashboard line shows of its game: read as values, no ``Game`` built, no JSON decoded."""
 
 
-_YOUR_MOVE_FIRST = Case(
-    When(Q(game__status=GameStatus.IN_PROGRESS, game__current_seat=F("position")), then=0),
-    default=1,
-    output_field=IntegerField(),
-).asc()
-
-
 def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> Dashboard:
     """The viewer's open games, those where it is their move first, then their latest finished
     ones, newest first, a page of each; and the viewer's licence.
 
-    Each list is one range of the ``seat_user_over`` index. "Your move" is worked out over the
-    whole range (every open game, not only the page shown), so a game waiting for the viewer is
-    never on a later page. The same query counts the open games (a window over the range). The
+    Each list is one range of the ``seat_user_turn`` index: its seats on turn (``on_turn``)
+    come first in it, so a game waiting for the viewer is never on a later page, however many
+    are open. The same query counts the open games off the index (a subquery run once). The
     three reads are compiled once per process and sent together (``prepared.rows_together``):
     compiling cost more than running them, and on PostgreSQL each round trip as much again.
     """
@@ -368,18 +358,25 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> 
 
 
 def _seats_of(user_id: int, *, over: bool) -> QuerySet[Seat]:
-    """The viewer's seats in open or ended games, newest first (the ``seat_user_over`` index)."""
-    return Seat.objects.filter(user_id=user_id, game_over=over).order_by("-game_id")
+    """The viewer's seats in open or ended games, those on turn first, then newest first (the
+    ``seat_user_turn`` index; no seat of an ended game is on turn)."""
+    return Seat.objects.filter(user_id=user_id, game_over=over).order_by("-on_turn", "-game_id")
 
 
 def _open_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
+    counted = (
+        Seat.objects.filter(user_id=user_id, game_over=False)
+        .order_by()
+        .values("user_id")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     return (
         _seats_of(user_id, over=False)
-        .annotate(open_count=Window(Count("pk")))  # over the whole range, before the LIMIT
-        .order_by(_YOUR_MOVE_FIRST, "-game_id")
+        .annotate(open_count=Subquery(counted))
         .values_list(
-            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees",
-            "game__current_seat", "open_count",
+            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees", "on_turn",
+            "open_count",
         )
     )  # fmt: skip
 
@@ -426,7 +423,7 @@ def _summary(
     cards: list[dict[str, int]],
     yahtzee_bonuses: int,
     yahtzees: int,
-    current_seat: int,
+    on_turn: bool,
 ) -> GameSummary:
     """A game in progress (or waiting for players): the viewer's card as it stands."""
     rules_kind = rules.KINDS[kind]
@@ -445,7 +442,7 @@ def _summary(
         score=sheet.grand_total,
         boxes_filled=sheet.boxes_filled,
         rounds=rules_kind.rounds,
-        your_turn=status == GameStatus.IN_PROGRESS and current_seat == position,
+        your_turn=on_turn,
         position=position,
     )
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, live, rules, selectors, strategy
+from games import advice, first_roll, live, rules, selectors, strategy, turn_marks
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
@@ -179,7 +179,9 @@ def start_game(
     host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
     seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
     if roll_for_first and len(seats) > 1:
-        first_roll.begin(SeatedGame(game=game, seats=seats))
+        seated = SeatedGame(game=game, seats=seats)
+        first_roll.begin(seated)
+        turn_marks.mark(seated)
         game.save(update_fields=[*FIRST_FIELDS, "version"])
     return game
 
@@ -193,7 +195,9 @@ class InvitationError(GameError):
 
 def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
-    return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
+    seat = Seat(game=game, position=position, display_name=name, cards=cards, **fields)
+    seat.on_turn = seat.is_on_turn()
+    return seat
 
 
 @prepared.atomic
@@ -384,6 +388,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
     seated = replace(seated, seats=keep)
     seated.game.status = GameStatus.IN_PROGRESS
     first_roll.begin(seated)
+    turn_marks.mark(seated)
     _save_game(seated.game, "status", *FIRST_FIELDS)
     return seated
 
@@ -515,6 +520,7 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     game.set_turn(after.turn)
     assert after.current is not None
     game.current_seat, game.round, game.undo = after.current, after.round, None
+    turn_marks.mark(seated)
     _save_game(game, *TURN_FIELDS, "current_seat", "round")
     _log_seat_event(
         game,
@@ -568,7 +574,10 @@ def _end_turn(seated: SeatedGame, after: rules.Match) -> None:
     else:
         assert after.current is not None
         game.current_seat, game.round = after.current, after.round
-        prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees"])
+        turn_marks.mark(seated, but=seat)  # the player's own flag goes with their card:
+        prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees", "on_turn"])
+    if game.status != GameStatus.IN_PROGRESS:
+        turn_marks.mark(seated)
     _save_game(game, *TURN_FIELDS, "current_seat", "round", "status", "finished_at")
 
 
@@ -721,6 +730,7 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
     unplayed = not Move.objects.filter(game=game).exists()
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()
+    turn_marks.mark(seated)
     _save_game(game, "status", "finished_at")
     if in_play:
         _log_seat_event(game, host, MoveAction.END)

@@ -14,12 +14,14 @@ from typing import Any
 import hypothesis
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.db.models import F, Q
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
 from games import selectors, services
-from games.models import Game, Score
+from games.models import Game, GameStatus, Score, Seat
 from games.strategy import Convention, StrategyTable, ensure_table
 from tests import factories
 
@@ -47,6 +49,22 @@ def _empty_cache(request: pytest.FixtureRequest) -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _turn_marks_follow_the_games(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every database test, each seat's ``on_turn`` says what its game says: a way of
+    changing the turn that forgets ``games.turn_marks`` fails whichever test takes it."""
+    if "db" not in request.keywords or "transactional_db" in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("db")  # set up first, so torn down after this check
+    yield
+    if connection.needs_rollback:  # the test ended inside a failed transaction, on purpose
+        return
+    on_turn = Q(game__status=GameStatus.IN_PROGRESS, game__current_seat=F("position"))
+    wrong = Seat.objects.filter(Q(on_turn=True) & ~on_turn | Q(on_turn=False) & on_turn)
+    assert not wrong.exists(), [(s.game_id, s.position, s.on_turn) for s in wrong]
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES, User
 from games import rules
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 from tests.factories import HTMX, fill_card, page_text
 
 
@@ -128,6 +128,7 @@ def test_the_game_page_links_to_the_question_not_to_the_deed(alice_client, game)
 
 def test_the_abandon_question_of_a_finished_game_goes_back_to_it(alice_client, game) -> None:
     Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED)
+    Seat.objects.filter(game=game).update(on_turn=False)  # as the game's end leaves it
 
     response = alice_client.get(play_url("abandon_page", game))
 
