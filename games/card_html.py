@@ -6,11 +6,11 @@ is escaped by ``format_html``, the parts that never change once per process."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import rules
@@ -147,14 +147,11 @@ def scoreboard(
 
     sheets = [sheet for _, _, sheet in players]
     weights = kind.multipliers
-    rows = []
-    for box in rules.CATEGORIES:
-        points: list[int | None] = []
-        for sheet in sheets:
-            cards = zip(sheet.cards, weights, strict=False)
-            filled = [card[box] * m for card, m in cards if box in card]
-            points.append(sum(filled) if filled else None)
-        rows.append(f"{_board_row_start(box.label, '')}{cells(points)}</tr>")
+    boxes = [_weighted(sheet.cards, weights) for sheet in sheets]
+    rows = [
+        f"{_board_row_start(box.label, '')}{cells([points.get(box) for points in boxes])}</tr>"
+        for box in rules.CATEGORIES
+    ]
     totals = [sheet.totals() for sheet in sheets]
     upper_bonus: list[int | None] = [
         sum(col["upper_bonus"] * m for col, m in zip(t["columns"], weights, strict=False))
@@ -181,6 +178,17 @@ def scoreboard(
 _ON_TURN = ' class="is-on-turn"'
 
 
+def _weighted(cards: Sequence[Mapping[str, int]], weights: Sequence[int]) -> Mapping[str, int]:
+    """A sheet's filled boxes, each box's points summed over its columns, weighted."""
+    if len(cards) == 1 and weights[0] == 1:
+        return cards[0]
+    points: dict[str, int] = {}
+    for card, weight in zip(cards, weights, strict=False):
+        for box, value in card.items():
+            points[box] = points.get(box, 0) + value * weight
+    return points
+
+
 @cache
 def _board_row_start(label: str, css: str) -> SafeString:
     """A scoreboard row's heading, the same in every game: made once per process."""
@@ -192,50 +200,39 @@ def _board_row_start(label: str, css: str) -> SafeString:
 def player_chips(players: Sequence[dict[str, Any]]) -> SafeString:
     """The strip above the card in a game of several: each player's name and total, the player
     on turn marked (``presenters.standings`` gives the players)."""
-    return format_html_join(
-        "",
-        '<li class="player-chip{}"{}>{} <strong>{}</strong></li>',
-        (
-            (_CHIP_ON_TURN, _CURRENT, p["name"], p["total"])
-            if p["on_turn"]
-            else ("", "", p["name"], p["total"])
+    return mark_safe(
+        "".join(
+            f"<li{_CHIP_ON_TURN if p['on_turn'] else _CHIP}>{escape(p['name'])} "
+            f"<strong>{int(p['total'])}</strong></li>"
             for p in players
-        ),
+        )
     )
 
 
 def player_rows(players: Sequence[dict[str, Any]]) -> SafeString:
     """The side column's table of players: name with its tags (you, on turn, winner,
     resigned), boxes filled, total."""
-    return format_html_join(
-        "",
-        '<tr class="player-row{}{}"{}>\n<th scope="row">{}{}{}{}{}{}</th>\n'
-        '<td class="player-filled">{}/{}</td>\n<td class="player-total">{}</td>\n</tr>\n',
-        (
-            (
-                _CHIP_ON_TURN if p["on_turn"] else "",
-                _IS_WINNER if p["winner"] else "",
-                _CURRENT if p["on_turn"] else "",
-                _TURN_MARK if p["on_turn"] else "",
-                p["name"],
-                _YOU if p["you"] else "",
-                _ON_TURN_SAID if p["on_turn"] else "",
-                _WINNER if p["winner"] else "",
-                _RESIGNED if p["resigned"] else "",
-                p["filled"],
-                p["boxes"],
-                p["total"],
-            )
-            for p in players
-        ),
-    )
+    rows = []
+    for p in players:
+        turn, winner = p["on_turn"], p["winner"]
+        css = " is-on-turn" if turn else ""
+        rows.append(
+            f'<tr class="player-row{css}{" is-winner" if winner else ""}"'
+            f"{_CURRENT if turn else ''}>\n"
+            f'<th scope="row">{_TURN_MARK if turn else ""}{escape(p["name"])}'
+            f"{_YOU if p['you'] else ''}{_ON_TURN_SAID if turn else ''}"
+            f"{_WINNER if winner else ''}{_RESIGNED if p['resigned'] else ''}</th>\n"
+            f'<td class="player-filled">{int(p["filled"])}/{int(p["boxes"])}</td>\n'
+            f'<td class="player-total">{int(p["total"])}</td>\n</tr>\n'
+        )
+    return mark_safe("".join(rows))
 
 
-_CHIP_ON_TURN = mark_safe(" is-on-turn")
-_IS_WINNER = mark_safe(" is-winner")
-_CURRENT = mark_safe(' aria-current="true"')
-_TURN_MARK = mark_safe('<span class="turn-mark" aria-hidden="true">▶</span> ')
-_YOU = mark_safe(' <span class="tag">you</span>')
-_ON_TURN_SAID = mark_safe('<span class="visually-hidden"> (on turn)</span>')
-_WINNER = mark_safe(' <span class="tag tag-win">winner</span>')
-_RESIGNED = mark_safe(' <span class="tag">resigned</span>')
+_CHIP = ' class="player-chip"'
+_CHIP_ON_TURN = ' class="player-chip is-on-turn" aria-current="true"'
+_CURRENT = ' aria-current="true"'
+_TURN_MARK = '<span class="turn-mark" aria-hidden="true">▶</span> '
+_YOU = ' <span class="tag">you</span>'
+_ON_TURN_SAID = '<span class="visually-hidden"> (on turn)</span>'
+_WINNER = ' <span class="tag tag-win">winner</span>'
+_RESIGNED = ' <span class="tag">resigned</span>'

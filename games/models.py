@@ -141,8 +141,9 @@ class Seat(models.Model):
     # A copy of "the game is over" (finished or abandoned), so a player's games can be listed
     # straight off the seat_user_turn index, open ones apart from the rest, newest first.
     game_over = models.BooleanField(default=False)
-    # A copy of "this seat is on turn" (``is_on_turn``), kept by ``games.turn_marks``: the games
-    # waiting for a player come first on their dashboard, straight off the same index.
+    # A copy of "this account's seat is on turn" (``account_on_turn``), kept by
+    # ``games.turn_marks``: the games waiting for a player come first on their dashboard,
+    # straight off the same index. (Guests and computers have no dashboard: never set.)
     on_turn = models.BooleanField(default=False, db_default=False)
     # Whether seating this account used one of its trial games (given back if the game is
     # abandoned before its first roll).
@@ -174,6 +175,10 @@ class Seat(models.Model):
     def is_on_turn(self) -> bool:
         """Whether the game is in play with this seat on turn (the draw for first included)."""
         return self.game.is_in_progress and self.game.current_seat == self.position
+
+    def account_on_turn(self) -> bool:
+        """Whether this seat is an account's, on turn: what ``on_turn`` keeps a copy of."""
+        return self.user_id is not None and self.is_on_turn()
 
     def played_by(self, user_id: int | None) -> bool:
         """Whether ``user_id`` makes this seat's moves: its own account, or for a guest at the

@@ -196,7 +196,7 @@ class InvitationError(GameError):
 def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
     seat = Seat(game=game, position=position, display_name=name, cards=cards, **fields)
-    seat.on_turn = seat.is_on_turn()
+    seat.on_turn = seat.account_on_turn()
     return seat
 
 

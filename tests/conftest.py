@@ -53,8 +53,9 @@ def _empty_cache(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _turn_marks_follow_the_games(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After every database test, each seat's ``on_turn`` says what its game says: a way of
-    changing the turn that forgets ``games.turn_marks`` fails whichever test takes it."""
+    """After every database test, each seat's ``on_turn`` says what its game says (an account's
+    seat on turn): a way of changing the turn that forgets ``games.turn_marks`` fails whichever
+    test takes it."""
     if "db" not in request.keywords or "transactional_db" in request.fixturenames:
         yield
         return
@@ -62,7 +63,9 @@ def _turn_marks_follow_the_games(request: pytest.FixtureRequest) -> Iterator[Non
     yield
     if connection.needs_rollback:  # the test ended inside a failed transaction, on purpose
         return
-    on_turn = Q(game__status=GameStatus.IN_PROGRESS, game__current_seat=F("position"))
+    on_turn = Q(
+        user__isnull=False, game__status=GameStatus.IN_PROGRESS, game__current_seat=F("position")
+    )
     wrong = Seat.objects.filter(Q(on_turn=True) & ~on_turn | Q(on_turn=False) & on_turn)
     assert not wrong.exists(), [(s.game_id, s.position, s.on_turn) for s in wrong]
 

@@ -6,11 +6,11 @@ from django.db.models import F
 
 
 def mark_seats_on_turn(apps, schema_editor):
-    """Each seat on turn in a game in progress gets its flag (``Seat.is_on_turn``)."""
+    """Each account's seat on turn in a game in progress gets its flag (``account_on_turn``)."""
     Seat = apps.get_model("games", "Seat")
-    Seat.objects.filter(game__status="in_progress", game__current_seat=F("position")).update(
-        on_turn=True
-    )
+    Seat.objects.filter(
+        user__isnull=False, game__status="in_progress", game__current_seat=F("position")
+    ).update(on_turn=True)
 
 
 class Migration(migrations.Migration):
