@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games import card_html
+from games import card_html, rules
 
 
 def player(name: str, **marks: bool) -> dict:
@@ -34,3 +34,15 @@ def test_the_table_tags_you_on_turn_winner_and_resigned() -> None:
         '<span class="visually-hidden"> (on turn)</span> <span class="tag">resigned</span></th>\n'
         '<td class="player-filled">13/13</td>\n<td class="player-total">212</td>\n</tr>\n'
     )
+
+
+def test_the_scoreboard_weighs_each_triple_column() -> None:
+    ann = rules.Sheet(kind=rules.TRIPLE, cards=({"aces": 3}, {"aces": 2, "chance": 20}, {}))
+    ben = rules.Sheet(kind=rules.TRIPLE, cards=({}, {}, {"chance": 10}))
+
+    html = card_html.scoreboard(rules.TRIPLE, [("Ann", True, ann), ("Ben", False, ben)])
+
+    aces = html.split('<th scope="row">Aces</th>', 1)[1].split("</tr>", 1)[0]
+    chance = html.split('<th scope="row">Chance</th>', 1)[1].split("</tr>", 1)[0]
+    assert aces == '<td class="is-on-turn">7</td><td></td>'  # 3×1 + 2×2; Ben: nothing yet
+    assert chance == '<td class="is-on-turn">40</td><td>30</td>'  # 20×2; 10×3
