@@ -121,11 +121,15 @@ def dice(turn: rules.Turn, *, hold_url: str) -> SafeString:
 
 
 def scoreboard(
-    kind: rules.GameKind, players: Sequence[tuple[str, bool, rules.Sheet]]
+    kind: rules.GameKind,
+    players: Sequence[tuple[str, bool, rules.Sheet]],
+    *,
+    totals: Sequence[rules.GameTotals] | None = None,
 ) -> SafeString:
     """Every player's card side by side: a column each (name, whether on turn, sheet), in the
-    order given; a row per box, then the bonuses and the total. In Triple a box shows its
-    columns' points weighted (×1, ×2, ×3). Empty for a game of one."""
+    order given; a row per box, then the bonuses and the total (``totals``, the sheets' own,
+    when the caller has them already). In Triple a box shows its columns' points weighted
+    (×1, ×2, ×3). Empty for a game of one."""
     if len(players) < 2:
         return mark_safe("")
     on_turn = [turn for _, turn, _ in players]
@@ -152,7 +156,8 @@ def scoreboard(
         f"{_board_row_start(box.label, '')}{cells([points.get(box) for points in boxes])}</tr>"
         for box in rules.CATEGORIES
     ]
-    totals = [sheet.totals() for sheet in sheets]
+    if totals is None:
+        totals = [sheet.totals() for sheet in sheets]
     upper_bonus: list[int | None] = [
         sum(col["upper_bonus"] * m for col, m in zip(t["columns"], weights, strict=False))
         for t in totals

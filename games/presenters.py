@@ -150,18 +150,20 @@ def whose_turn(seat: Seat, *, viewer: User, several: bool) -> str:
     return f"{seat.display_name}'s turn"
 
 
-def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
+def standings(
+    seated: SeatedGame, *, viewer: User, sheets: Sequence[rules.Sheet], totals: Sequence[int]
+) -> list[dict[str, Any]]:
     """Every player's card in short, in seating order: name, total, boxes filled, on turn;
-    with, once the game is finished, who won (shared wins on equal totals)."""
-    kind = seated.game.rules_kind
-    match = seated.match()
-    sheets = match.sheets
-    winners = set(match.winners)  # equal totals share the win; a resigned seat never wins
+    with, once the game is finished, who won (shared wins on equal totals). ``sheets`` and
+    their grand ``totals`` are the seats', worked out once for the whole page."""
+    game, kind = seated.game, seated.game.rules_kind
+    # Equal totals share the win; a resigned seat never wins (the Match decides).
+    winners = set(seated.match().winners) if game.status == GameStatus.FINISHED else set()
     return [
         {
             "name": seat.display_name,
-            "total": sheet.grand_total,
-            "filled": sum(len(card) for card in sheet.cards),
+            "total": total,
+            "filled": sheet.boxes_filled,
             "boxes": kind.rounds,
             "on_turn": seat.is_on_turn(),
             "you": seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk,
@@ -169,7 +171,9 @@ def standings(seated: SeatedGame, *, viewer: User) -> list[dict[str, Any]]:
             "winner": position in winners,
             "resigned": seat.resigned,
         }
-        for position, (seat, sheet) in enumerate(zip(seated.seats, sheets, strict=True))
+        for position, (seat, sheet, total) in enumerate(
+            zip(seated.seats, sheets, totals, strict=True)
+        )
     ]
 
 
@@ -344,17 +348,24 @@ def game_context(
     draw = first_draw(seated, viewer)
     urls = game_urls(game.pk)
     computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
-    players = standings(seated, viewer=viewer) if several else []
-    # Every card side by side, the player on turn first, then the others in turn order.
-    start = game.current_seat if game.is_in_progress else (game.first_seat or 0)
-    in_turn_order = [
-        seated.seats[(start + k) % len(seated.seats)] for k in range(len(seated.seats))
-    ]
+    # With several players, each one's sheet and totals, worked out once for the page.
+    sheets = [s.sheet(kind) for s in seated.seats] if several else []
+    totals = [sheet.totals() for sheet in sheets]
+    grand = [t["grand_total"] for t in totals]
+    players = standings(seated, viewer=viewer, sheets=sheets, totals=grand) if several else []
 
     def board() -> SafeString:  # the template calls it: drawn only where the page shows it
+        # Every card side by side, the player on turn first, then the others in turn order.
+        start = game.current_seat if game.is_in_progress else (game.first_seat or 0)
+        order = [(start + k) % len(seated.seats) for k in range(len(seated.seats))]
         on_turn = game.is_in_progress
         return card_html.scoreboard(
-            kind, [(s.display_name, on_turn and s is seat, s.sheet(kind)) for s in in_turn_order]
+            kind,
+            [
+                (seated.seats[i].display_name, on_turn and seated.seats[i] is seat, sheets[i])
+                for i in order
+            ],
+            totals=[totals[i] for i in order],
         )
 
     turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
