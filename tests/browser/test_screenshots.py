@@ -121,6 +121,17 @@ def tour(page: Page, site: str, visit: Visit) -> None:
     expect(page.locator("table.results td.num").first).to_have_text(str(final))
     visit(page, "dashboard-finished")
 
+    # Three at one screen: the players' strip and table, and every card side by side.
+    page.get_by_text("Play with others at this screen").click()
+    for slot, name in enumerate(("Ann", "Bartholomew")):
+        page.get_by_label(f"Player {slot + 2}", exact=True).fill(name)
+    page.get_by_role("button", name="Start a game of Classic Yahtzee").click()
+    expect(page.locator(".player-chip")).to_have_count(3)
+    post(page, "/roll/", page.locator("[data-roll]").click)
+    post(page, "/score/", page.locator("button.score-option").first.click)
+    expect(page.locator(".player-chip.is-on-turn")).to_contain_text("Ann")
+    visit(page, "game-hot-seat")
+
 
 def test_pages_fit_a_phone_without_scrolling_sideways(
     page: Page, site: str, problems: BrowserProblems
@@ -157,5 +168,5 @@ def test_screenshots(page: Page, site: str, problems: BrowserProblems) -> None:
     tour(page, site, shoot)
     assert all(path.stat().st_size > 0 for path in saved)
     names = {re.sub(r"-\d+x\d+(-screen)?\.png$", "", path.name) for path in saved}
-    assert {"home", "dashboard-in-progress", "game-mid-turn", "game-over"} <= names
+    assert {"home", "dashboard-in-progress", "game-mid-turn", "game-over", "game-hot-seat"} <= names
     problems.assert_none()
