@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, signals
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -99,6 +99,40 @@ def test_a_model_that_does_more_on_save_is_refused(player) -> None:
     # User.save() fills in a neutral name and its look-alike key: skipping it would be wrong.
     with pytest.raises(TypeError, match="does more on save"):
         prepared.update(player, ["display_name"])
+    with pytest.raises(TypeError, match="does more on save"):
+        prepared.insert(player)
+
+
+def test_a_model_with_a_save_signal_is_refused(player) -> None:
+    game = services.start_game(owner=player)
+
+    def note(**kwargs) -> None:
+        pass
+
+    signals.post_save.connect(note, sender=Game)  # one signal of the two is enough
+    prepared._update_sql.cache_clear()  # checked as the SQL is built (the signals are known)
+    try:
+        with pytest.raises(TypeError, match="does more on save"):
+            prepared.update(game, ["rolls_used"])
+    finally:
+        signals.post_save.disconnect(note, sender=Game)
+        prepared._update_sql.cache_clear()
+
+
+def test_atomic_is_one_transaction(player) -> None:
+    game = services.start_game(owner=player)
+    game.refresh_from_db()
+
+    @prepared.atomic
+    def roll_then_fail() -> None:
+        game.rolls_used = 2
+        prepared.update(game, ["rolls_used"])
+        Game.objects.filter(pk=game.pk).update(round=5)  # the write above is sent before this
+        raise ValueError("the move went wrong")
+
+    with pytest.raises(ValueError):
+        roll_then_fail()
+    assert (row(Game, game.pk)["rolls_used"], row(Game, game.pk)["round"]) == (0, 1)
 
 
 # --- Reads ---------------------------------------------------------------------------------------
