@@ -347,7 +347,7 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> 
         (_finished_seats, user.pk, finished_shown + 1),  # one more: are there more?
         licensing.licence_read(user),
     )
-    finished = [_finished_summary(*row) for row in finished_seats]
+    finished = [_line(*row) for row in finished_seats]
     return Dashboard(
         open_games=[_summary(*row[:-1]) for row in open_seats],
         open_count=open_seats[0][-1] if open_seats else 0,
@@ -388,10 +388,10 @@ def _finished_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
 def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
     """The viewer's latest games that are over (finished or abandoned), newest first: their
     stored totals (none for an abandoned one), no card read."""
-    return [_finished_summary(*row) for row in prepared.rows(_finished_seats, user.pk, limit=shown)]
+    return [_line(*row) for row in prepared.rows(_finished_seats, user.pk, limit=shown)]
 
 
-def _finished_summary(
+def _line(
     game_id: int,
     kind: str,
     status: str,
@@ -400,6 +400,7 @@ def _finished_summary(
     position: int,
     total: int | None,
 ) -> GameSummary:
+    """A dashboard line, with the total given (none stored for an abandoned game: 0)."""
     return GameSummary(
         game_id=game_id,
         kind=kind,
@@ -426,25 +427,14 @@ def _summary(
     on_turn: bool,
 ) -> GameSummary:
     """A game in progress (or waiting for players): the viewer's card as it stands."""
-    rules_kind = rules.KINDS[kind]
     sheet = rules.Sheet(
-        kind=rules_kind,
+        kind=rules.KINDS[kind],
         cards=tuple(cards) if cards else (),
         yahtzee_bonuses=yahtzee_bonuses,
         yahtzees=yahtzees,
     )
-    return GameSummary(
-        game_id=game_id,
-        kind=kind,
-        status=status,
-        updated_at=updated_at,
-        finished_at=finished_at,
-        score=sheet.grand_total,
-        boxes_filled=sheet.boxes_filled,
-        rounds=rules_kind.rounds,
-        your_turn=on_turn,
-        position=position,
-    )
+    line = _line(game_id, kind, status, updated_at, finished_at, position, sheet.grand_total)
+    return replace(line, boxes_filled=sheet.boxes_filled, your_turn=on_turn)
 
 
 # --- High scores -----------------------------------------------------------------------------
