@@ -163,6 +163,13 @@ class Seat(models.Model):
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            # One seat per account in a game (guests and computers have none): racing joins
+            # through two links can never seat one account twice.
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_account",
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "game"], name="seat_user_game"),

@@ -253,11 +253,15 @@ def open_game(
 def _waiting_game(game_id: int) -> Game:
     """The game, locked, if it still waits for players."""
     game = Game.objects.select_for_update().get(pk=game_id)
+    _require_waiting(game)
+    return game
+
+
+def _require_waiting(game: Game) -> None:
     if game.status != GameStatus.WAITING:
         raise InvitationError(
             "This game has already started." if game.is_in_progress else "This game is over."
         )
-    return game
 
 
 @prepared.atomic
@@ -270,9 +274,12 @@ def join_game(*, token: str, user: User) -> Game:
     game_id = Invitation.objects.filter(token=token).values_list("game_id", flat=True).first()
     if game_id is None:
         raise InvitationError("This invitation link is not valid: check that it was copied whole.")
+    # Locked first: racing players (or one account through two links at once) take the seats
+    # one at a time, and each sees the seats taken before it.
+    game = Game.objects.select_for_update().get(pk=game_id)
     if Seat.objects.filter(game_id=game_id, user=user).exists():
-        return Game.objects.get(pk=game_id)
-    game = _waiting_game(game_id)  # locked: racing players take the seats one at a time
+        return game
+    _require_waiting(game)
     invitation = Invitation.objects.get(token=token)
     if invitation.revoked_at is not None:
         raise InvitationError("The host has withdrawn this invitation.")

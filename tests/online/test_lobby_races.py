@@ -41,3 +41,27 @@ def test_players_racing_for_two_seats_take_each_once() -> None:
 
     positions = list(Seat.objects.filter(game=game).values_list("position", flat=True))
     assert sorted(positions) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_one_account_through_two_links_at_once_takes_one_seat(attempt: int) -> None:
+    host = make_user("host")
+    game = services.open_game(owner=host, invites=2)
+    first, second = Invitation.objects.filter(game=game).order_by("pk")
+    bob = make_user("bob")
+
+    results = run_together(2, lambda i: services.join_game(token=(first, second)[i].token, user=bob))
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Seat.objects.filter(game=game, user=bob).count() == 1
+    assert Invitation.objects.filter(game=game, seat__isnull=False).count() == 1
+
+
+def test_the_schema_refuses_a_second_seat_for_one_account() -> None:
+    from django.db import IntegrityError, transaction
+
+    host = make_user("host")
+    game = services.open_game(owner=host, invites=1)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(game=game, position=1, user=host, display_name="host again")
