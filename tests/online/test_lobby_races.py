@@ -50,7 +50,9 @@ def test_one_account_through_two_links_at_once_takes_one_seat(attempt: int) -> N
     first, second = Invitation.objects.filter(game=game).order_by("pk")
     bob = make_user("bob")
 
-    results = run_together(2, lambda i: services.join_game(token=(first, second)[i].token, user=bob))
+    results = run_together(
+        2, lambda i: services.join_game(token=(first, second)[i].token, user=bob)
+    )
 
     assert not [r for r in results if isinstance(r, Exception)], results
     assert Seat.objects.filter(game=game, user=bob).count() == 1
