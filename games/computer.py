@@ -6,14 +6,13 @@ it; the page asks for the next step (no worker ever waits), or for all of them a
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from accounts.models import User
 from games import advice, selectors, strategy
 from games.errors import GameNotInProgress
 from games.models import GameStatus, PlayerKind
-from games.selectors import SeatedGame
-from games.services import _end_turn, _log, roll_for_seat_on_turn, scoring_of
+from games.services import roll_for_seat_on_turn, score_for_seat_on_turn
+from games.store import SeatedGame
 from yahtzee_site import prepared
 
 
@@ -49,13 +48,8 @@ def _step(seated: SeatedGame) -> SeatedGame:
     # Seeded by the game and its version: a replay of the same position decides the same.
     rng = random.Random(f"{game.pk}:{game.version}")
     bot = strategy.make_bot(seat.bot or "good", advice.advisor(), rng)
-    sheet, turn = seat.sheet(game.rules_kind), game.turn()
-    action = bot.decide(sheet, turn)
+    match = seated.match()
+    action = bot.decide(match.sheets[game.current_seat], match.turn)
     if isinstance(action, strategy.RollDice):
         return roll_for_seat_on_turn(seated, held=action.held)
-    played_round, actor = game.round, game.current_seat
-    after, scored = seated.match().score(game.current_seat, action.box, action.column)
-    scoring = scoring_of(scored)
-    _end_turn(seated, after)
-    _log(game, seat, played_round, scoring)
-    return replace(seated, record=scoring, actor=actor)
+    return score_for_seat_on_turn(seated, box=action.box, column=action.column)

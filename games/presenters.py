@@ -30,7 +30,7 @@ from games.models import (
     PlayerKind,
     Seat,
 )
-from games.selectors import SeatedGame
+from games.store import SeatedGame
 from games.strategy.bots import MEASURED_MEAN
 
 LIMITS = {
@@ -424,10 +424,15 @@ def game_context(
         and seat.player_kind == PlayerKind.HUMAN
         and not seat.played_by(viewer.pk),
         "turn_limit": TURN_LIMITS.get(game.turn_limit or 0, ""),
-        # (During the draw for first everyone watches the others' throws come in; after the
-        # game, the players of several accounts wait for a rematch to be offered.)
-        "live": (game.is_in_progress and not computer_turn and (not on_turn or draw is not None))
-        or (not game.is_in_progress and game.rematch_id is None and _accounts(seated) > 1),
+        # Every page of a game that players on several devices play follows every change
+        # (the player on turn's too: an undo, a skip, a resignation or the host's end can come
+        # at any moment); after the game, they wait for a rematch to be offered. A computer's
+        # turn is followed by the pages asking for its steps.
+        "live": _accounts(seated) > 1
+        and (
+            (game.is_in_progress and not computer_turn)
+            or (not game.is_in_progress and game.rematch_id is None)
+        ),
         "rematch_possible": not game.is_in_progress and _accounts(seated) > 1,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],

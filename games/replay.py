@@ -72,7 +72,7 @@ def _play(match: rules.Match, seat: int, move: Move) -> rules.Match:
             if move.by_position is None:
                 raise ReplayMismatch(f"Move {move.seq}: a skip that does not say who skipped.")
             after, skipped = match.skip(seat, by=move.by_position)
-            logged, worked_out = (move.box, move.column), (skipped.box, skipped.column)
+            logged, worked_out = (move.box or None, move.column), (skipped.box, skipped.column)
         case MoveAction.END:
             after, _ = match.end(seat)
             return after

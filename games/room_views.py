@@ -19,7 +19,7 @@ from accounts.http import AuthedRequest
 from games import selectors, services
 from games.errors import GameError, GameNotFound, NotYourTurn
 from games.models import PlayerKind
-from games.selectors import SeatedGame
+from games.store import SeatedGame
 
 
 def render_room(

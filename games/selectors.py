@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from django.db import connection
 from django.db.models import (
     Count,
     F,
@@ -32,8 +31,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import rules, strategy
-from games.errors import GameNotFound
+from games import rules, store, strategy
 from games.models import (
     Game,
     GameStatus,
@@ -50,123 +48,13 @@ from yahtzee_site import prepared
 # --- A game and its seats ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SeatedGame:
-    """A game with its seats loaded, as the pages and services use it."""
-
-    game: Game
-    seats: list[Seat]
-    record: rules.Roll | rules.Scoring | None = None
-    """What the action that produced this state did: the page shows it (a line of the log, a
-    celebration) without reading the log again."""
-    actor: int | None = None
-    """The seat (its place in ``seats``) whose ``record`` it is: after a scoring, the turn has
-    passed on."""
-
-    @property
-    def current(self) -> Seat:
-        return self.seats[self.game.current_seat]
-
-    def seat_of(self, user: User) -> Seat | None:
-        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
-
-    def match(self) -> rules.Match:
-        """The game in play as the pure rules see it: every seat's sheet and state, the draw
-        for first while it lasts, who went first, the seat on turn and its turn (the ``Move``
-        table keeps the log). Services act on it; presenters read the standings from it."""
-        game, kind = self.game, self.game.rules_kind
-        finished = game.status == GameStatus.FINISHED
-        drawing = bool(game.contenders) and not finished
-        phase = rules.MatchPhase.PLAYING
-        if finished:
-            phase = rules.MatchPhase.FINISHED
-        elif drawing:
-            phase = rules.MatchPhase.ROLLING_FOR_FIRST
-        now = rules.Match(
-            kind=kind,
-            sheets=tuple(seat.sheet(kind) for seat in self.seats),
-            states=tuple(
-                rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING
-                for seat in self.seats
-            ),
-            phase=phase,
-            first=None if drawing else game.first_seat,
-            current=None if finished or drawing else game.current_seat,
-            turn=game.turn(),
-            contenders=tuple(game.contenders) if drawing else (),
-            first_rolls=tuple(
-                tuple(game.first_rolls[str(s)]) if str(s) in game.first_rolls else None
-                for s in range(len(self.seats))
-            ),
-        )
-        return self._with_undo(now) if game.undo and not finished else now
-
-    def _with_undo(self, now: rules.Match) -> rules.Match:
-        """``now`` able to take back the last scoring: the game row keeps the scorer's sheet
-        and turn as they were before it, and the scoring itself (the match's latest event)."""
-        before = self.game.undo
-        assert before is not None
-        seat, kind = before["seat"], self.game.rules_kind
-        sheet = rules.Sheet(
-            kind=kind,
-            cards=tuple(before["cards"]),
-            yahtzee_bonuses=before["yahtzee_bonuses"],
-            yahtzees=before["yahtzees"],
-        )
-        held = tuple(before["held"]) if len(before["held"]) == rules.DICE_COUNT else rules.NO_HOLD
-        turn = rules.Turn(dice=tuple(before["dice"]), held=held, rolls_used=before["rolls_used"])
-        undo = replace(
-            now,
-            sheets=tuple(sheet if s == seat else other for s, other in enumerate(now.sheets)),
-            current=seat,
-            turn=turn,
-        )
-        scored = rules.Scored(
-            seat, before["column"], before["box"], before["points"], tuple(before["dice"])
-        )
-        return replace(now, undo=undo, log=(scored,))
-
-
 def games_of(user: User) -> QuerySet[Game]:
     """The games ``user`` is seated in: the only ones they may see or act on."""
     return Game.objects.filter(seats__user=user).distinct()
 
 
-def seated_game(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
-    """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
-
-    Two reads, the game then its seats in order, through SQL the ORM compiled once per process
-    (``prepared``), in one round trip on PostgreSQL: every roll, score and page starts here.
-    With ``lock`` the game row is locked until the transaction ends (the writes use this;
-    SQLite's IMMEDIATE transactions lock anyway), before its seats are read.
-    """
-    game_rows, seat_rows = prepared.rows_together(
-        (_locked_game if lock else _game, game_id, None), (_seats, game_id, None)
-    )
-    alias = connection.alias
-    game = Game.from_db(alias, _GAME_FIELDS, game_rows[0]) if game_rows else None
-    seats = [Seat.from_db(alias, _SEAT_FIELDS, row) for row in seat_rows]
-    if game is None or not any(seat.user_id == user.pk for seat in seats):
-        raise GameNotFound("There is no such game.")
-    for seat in seats:
-        seat.game = game  # one Game object for all, so a change made through one is seen by all
-    return SeatedGame(game=game, seats=seats)
-
-
-_GAME_FIELDS = [field.attname for field in Game._meta.concrete_fields]
-_SEAT_FIELDS = [field.attname for field in Seat._meta.concrete_fields]
-
-
-def _game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
-    return Game.objects.filter(pk=game_id).order_by().values_list(*_GAME_FIELDS)
-
-
-def _locked_game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
-    return _game(game_id).select_for_update()
-
-
-def _seats(game_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
-    return Seat.objects.filter(game_id=game_id).order_by("position").values_list(*_SEAT_FIELDS)
+seated_game = store.load
+"""The game and its seats, if the user is seated in it (``store.load``)."""
 
 
 @dataclass(frozen=True)

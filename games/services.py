@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, live, rules, selectors, strategy, turn_marks
+from games import advice, first_roll, live, rules, selectors, store, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
@@ -25,12 +25,10 @@ from games.models import (
     GameStatus,
     Invitation,
     Move,
-    MoveAction,
     PlayerKind,
-    Score,
     Seat,
 )
-from games.selectors import SeatedGame
+from games.store import SeatedGame
 from yahtzee_site import prepared
 
 
@@ -53,37 +51,12 @@ def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
     return seat
 
 
-FIRST_FIELDS = ("contenders", "first_rolls", "first_seat", "current_seat")
-"""What the draw for first changes in the game row."""
-TURN_FIELDS = ("dice", "held", "rolls_used", "undo")
-"""What a roll or the end of a turn changes in the game row (a roll ends any undo)."""
-
-
 def _save_game(game: Game, *changed: str) -> None:
-    """Write what the action ``changed`` and move the version on, so stale requests are caught."""
+    """Write a waiting room's change (``changed``) and move the version on, so stale requests
+    are caught and the pages following the game see it."""
     game.version += 1
     prepared.update(game, [*changed, "version", "updated_at"])
     live.publish(game)
-
-
-def _log(game: Game, seat: Seat, round: int, record: rules.Roll | rules.Scoring) -> None:
-    """Append what just happened to the game's log, numbered by the version it made."""
-    fields: dict[str, Any]
-    match record:
-        case rules.Roll(held=held, roll_number=number):
-            fields = {"action": MoveAction.ROLL, "held": list(held), "roll_number": number}
-        case rules.Scoring():
-            fields = {
-                "action": MoveAction.SCORE,
-                "column": record.column,
-                "box": record.box,
-                "points": record.points,
-                "yahtzee_bonus": record.yahtzee_bonus,
-                "joker": record.joker,
-            }
-    prepared.insert(
-        Move(game=game, seat=seat, seq=game.version, round=round, dice=list(record.dice), **fields)
-    )
 
 
 MAX_SEATS = 6
@@ -178,11 +151,7 @@ def start_game(
     game = Game.objects.create(owner=owner, kind=rules_kind.key, roll_for_first=roll_for_first)
     host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
     seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
-    if roll_for_first and len(seats) > 1:
-        seated = SeatedGame(game=game, seats=seats)
-        first_roll.begin(seated)
-        turn_marks.mark(seated)
-        game.save(update_fields=[*FIRST_FIELDS, "version"])
+    first_roll.begin(store.seated(game, seats))
     return game
 
 
@@ -195,9 +164,7 @@ class InvitationError(GameError):
 
 def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
-    seat = Seat(game=game, position=position, display_name=name, cards=cards, **fields)
-    seat.on_turn = seat.account_on_turn()
-    return seat
+    return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
 
 
 @prepared.atomic
@@ -392,12 +359,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
         keep.append(seat)
     Seat.objects.bulk_update(keep, ["used_trial_game"])
     _close_ranks(keep)
-    seated = replace(seated, seats=keep)
-    seated.game.status = GameStatus.IN_PROGRESS
-    first_roll.begin(seated)
-    turn_marks.mark(seated)
-    _save_game(seated.game, "status", *FIRST_FIELDS)
-    return seated
+    return first_roll.begin(store.seated(seated.game, keep))
 
 
 @prepared.atomic
@@ -427,9 +389,7 @@ def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) ->
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     _check_turn(seated, user=user, version=version)
     after, _ = seated.match().hold(seated.game.current_seat, held)
-    seated.game.set_turn(after.turn)
-    _save_game(seated.game, "held")
-    return seated
+    return store.save(seated, after)
 
 
 @prepared.atomic
@@ -455,17 +415,13 @@ def roll_for_seat_on_turn(
 ) -> SeatedGame:
     """The seat on turn holds ``held`` (on a re-roll) and rolls, through the Match: saved and
     logged. Callers have checked who may act (a person on turn, or the computer's seat)."""
-    game, seat = seated.game, seated.current
+    position = seated.game.current_seat
     match = seated.match()
     if held is not None and match.turn.has_rolled:
-        match, _ = match.hold(game.current_seat, held)
-    after, rolled = match.roll(game.current_seat, dice_source or rules.system_dice)
-    game.set_turn(after.turn)
-    game.undo = None  # new dice are seen: the last scoring is final
-    _save_game(game, *TURN_FIELDS)
+        match, _ = match.hold(position, held)
+    after, rolled = match.roll(position, dice_source or rules.system_dice)
     record = rules.Roll(dice=rolled.dice, held=rolled.held, roll_number=rolled.roll_number)
-    _log(game, seat, game.round, record)
-    return replace(seated, record=record, actor=game.current_seat)
+    return replace(store.save(seated, after), record=record, actor=position)
 
 
 @prepared.atomic
@@ -484,28 +440,20 @@ def score_box(
     instead, changing nothing.
     """
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    seat = _check_turn(seated, user=user, version=version)
-    game = seated.game
-    played_round = game.round
+    _check_turn(seated, user=user, version=version)
+    position = seated.game.current_seat
     match = seated.match()
-    if confirm_zero and match.verify_score(game.current_seat, box, column) == 0:
+    if confirm_zero and match.verify_score(position, box, column) == 0:
         raise ZeroNeedsConfirmation(seated, box, column)
-    before = {
-        "seat": game.current_seat,
-        "cards": seat.cards,
-        "yahtzee_bonuses": seat.yahtzee_bonuses,
-        "yahtzees": seat.yahtzees,
-        "dice": game.dice,
-        "held": game.held,
-        "rolls_used": game.rolls_used,
-        "round": game.round,
-    }
-    after, scored = match.score(game.current_seat, box, column)
-    record = scoring_of(scored)
-    game.undo = before | {"box": record.box, "column": record.column, "points": record.points}
-    _end_turn(seated, after)
-    _log(game, seat, played_round, record)
-    return replace(seated, record=record, actor=seated.seats.index(seat))
+    return score_for_seat_on_turn(seated, box=box, column=column)
+
+
+def score_for_seat_on_turn(seated: SeatedGame, *, box: str, column: int = 0) -> SeatedGame:
+    """The seat on turn fills ``box`` through the Match: saved and logged, the turn passed on
+    (or the game finished). Callers have checked who may act."""
+    position = seated.game.current_seat
+    after, scored = seated.match().score(position, box, column)
+    return replace(store.save(seated, after), record=scoring_of(scored), actor=position)
 
 
 @prepared.atomic
@@ -515,30 +463,15 @@ def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
     game = seated.game
     game.require_in_play(version)
-    if not game.undo:
+    match = seated.match()
+    if match.undo is None or match.undo.current is None:
         raise rules.IllegalMove("There is no box to take back: the dice have moved on.")
-    before = game.undo
-    seat = seated.seats[before["seat"]]
+    scorer = match.undo.current
+    seat = seated.seats[scorer]
     if not seat.played_by(user.pk):
         raise NotYourTurn(f"Only {seat.display_name} can take back that box.")
-    after, undone = seated.match().undo_scoring(before["seat"])
-    seat.set_sheet(after.sheets[before["seat"]])
-    prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees"])
-    game.set_turn(after.turn)
-    assert after.current is not None
-    game.current_seat, game.round, game.undo = after.current, after.round, None
-    turn_marks.mark(seated)
-    _save_game(game, *TURN_FIELDS, "current_seat", "round")
-    _log_seat_event(
-        game,
-        seat,
-        MoveAction.UNDO,
-        dice=game.dice,
-        column=undone.column,
-        box=undone.box,
-        points=before["points"],
-    )
-    return seated
+    after, _ = match.undo_scoring(scorer)
+    return store.save(seated, after)
 
 
 def scoring_of(scored: rules.Scored) -> rules.Scoring:
@@ -554,87 +487,7 @@ def scoring_of(scored: rules.Scored) -> rules.Scoring:
     )
 
 
-def _end_turn(seated: SeatedGame, after: rules.Match) -> None:
-    """Save what the Match made of the turn's end: the next seat on turn and its round, or
-    the end of the game (finished, every card full; or abandoned, nobody left)."""
-    game, seat, kind = seated.game, seated.current, seated.game.rules_kind
-    for s, sheet in zip(seated.seats, after.sheets, strict=True):
-        s.set_sheet(sheet)
-    game.set_turn(after.turn)
-    if after.phase is rules.MatchPhase.ABANDONED:
-        game.undo, game.status, game.finished_at = None, GameStatus.ABANDONED, timezone.now()
-        for s in seated.seats:
-            s.game_over = True
-        Seat.objects.filter(game=game).update(game_over=True)
-    elif after.phase is rules.MatchPhase.FINISHED:
-        game.undo = None  # the result is entered at once: the game's last box is final
-        game.status = GameStatus.FINISHED
-        game.finished_at = timezone.now()
-        game.round = kind.rounds
-        # One plain UPDATE a seat (at most six): cheaper than one bulk_update's CASE per column.
-        for s in seated.seats:
-            s.grand_total = s.sheet(kind).grand_total
-            s.game_over = True
-            card = ["cards", "yahtzee_bonuses", "yahtzees"] if s is seat else []
-            prepared.update(s, [*card, "grand_total", "game_over"])
-        _record_scores(seated)
-    else:
-        assert after.current is not None
-        game.current_seat, game.round = after.current, after.round
-        turn_marks.mark(seated, but=seat)  # the player's own flag goes with their card:
-        prepared.update(seat, ["cards", "yahtzee_bonuses", "yahtzees", "on_turn"])
-    if game.status != GameStatus.IN_PROGRESS:
-        turn_marks.mark(seated)
-    _save_game(game, *TURN_FIELDS, "current_seat", "round", "status", "finished_at")
-
-
-def _record_scores(seated: SeatedGame) -> None:
-    """Copy each seat's result into the high scores, noting where it enters them."""
-    game = seated.game
-    assert game.finished_at is not None
-    scores = Score.objects.bulk_create(
-        Score(
-            seat=seat,
-            game=game,
-            kind=game.kind,
-            player_kind=seat.player_kind,
-            user_id=seat.user_id,
-            display_name=seat.display_name,
-            grand_total=seat.grand_total or 0,
-            upper_bonuses=sum(1 for card in seat.cards if rules.totals(card)["upper_bonus"]),
-            yahtzees=seat.yahtzees,
-            yahtzee_bonuses=seat.yahtzee_bonuses,
-            hints=seat.hints,
-            finished_at=game.finished_at,
-        )
-        for seat in seated.seats
-        if not seat.resigned  # a resigned player's score is never entered
-    )
-    for score in scores:
-        if entry := selectors.high_score_entry(score, now=game.finished_at):
-            score.high_score_rank, score.high_score_period = entry
-            score.save(update_fields=["high_score_rank", "high_score_period"])
-
-
 # --- Leaving a game in play: resign, or skip an idle player ---------------------------------
-
-
-def _log_seat_event(
-    game: Game, seat: Seat, action: str, *, dice: Sequence[int] = (), **fields: Any
-) -> None:
-    """Log what a seat did besides a roll or a scoring (undo, resign, skip, end), numbered by
-    the version it made."""
-    prepared.insert(
-        Move(
-            game=game,
-            seat=seat,
-            seq=game.version,
-            round=game.round,
-            action=action,
-            dice=list(dice),
-            **fields,
-        )
-    )
 
 
 @prepared.atomic
@@ -649,54 +502,47 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
         raise rules.IllegalMove("You have resigned from this game already.")
     if sum(1 for s in seated.seats if not s.resigned) < 2:
         raise rules.IllegalMove("You are the last player left: abandon the game instead.")
-    on_turn = seated.current.pk == mine.pk
     after, _ = seated.match().resign(seated.seats.index(mine))
-    mine.resigned, mine.game_over = True, True
-    mine.save(update_fields=["resigned", "game_over"])
-    if on_turn:
-        game.undo = None
-        _end_turn(seated, after)  # their dice are put aside unscored
-    else:
-        _save_game(game)
-    _log_seat_event(game, mine, MoveAction.RESIGN)
-    return seated
+    return store.save(seated, after)
 
 
 @prepared.atomic
 def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Skip the player on turn, idle past the game's time limit: a zero where the rules say
-    (``rules.skipped_box``), then the next player. Any other player at the table may do it."""
+    (``rules.skipped_box``), then the next player; during the draw for first, every player
+    still to throw leaves the draw. Any other player at the table may do it."""
     seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    game, seat = seated.game, seated.current
+    game = seated.game
     game.require_in_play(version)
     if game.turn_limit is None:
         raise rules.IllegalMove("This game has no time limit: nobody can be skipped.")
-    if seat.played_by(user.pk):
+    match = seated.match()
+    if match.phase is rules.MatchPhase.ROLLING_FOR_FIRST:
+        idle = [
+            s
+            for s in match.contenders
+            if match.first_rolls[s] is None and not seated.seats[s].played_by(user.pk)
+        ]
+    else:
+        idle = [game.current_seat]
+    seat = seated.seats[idle[0]] if idle else seated.current
+    if not idle or seat.played_by(user.pk):
         raise rules.IllegalMove("You cannot skip your own turn.")
-    if seat.player_kind != PlayerKind.HUMAN:
+    if seat.player_kind != PlayerKind.HUMAN and match.phase is rules.MatchPhase.PLAYING:
         raise rules.IllegalMove("Only a player on another device can be skipped.")
-    idle = (timezone.now() - game.updated_at).total_seconds()
-    if idle < game.turn_limit:
-        wait = int(game.turn_limit - idle) + 1
+    waited = (timezone.now() - game.updated_at).total_seconds()
+    if waited < game.turn_limit:
+        wait = int(game.turn_limit - waited) + 1
         raise rules.IllegalMove(
             f"{seat.display_name} has {wait} more second{'s' if wait != 1 else ''} to play."
         )
     mine = seated.seat_of(user)
     if mine is None or mine.resigned:
         raise rules.IllegalMove("Only a player still in the game can skip another.")
-    after, skipped = seated.match().skip(game.current_seat, by=seated.seats.index(mine))
-    game.undo = None
-    _end_turn(seated, after)
-    _log_seat_event(
-        game,
-        seat,
-        MoveAction.SKIP,
-        column=skipped.column,
-        box=skipped.box,
-        points=0,
-        by_position=mine.position,
-    )
-    return seated
+    by = seated.seats.index(mine)
+    for position in idle:
+        match, _ = match.skip(position, by=by)
+    return store.save(seated, match)
 
 
 @dataclass(frozen=True)
@@ -729,24 +575,20 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
         _close_ranks([seat for seat in seated.seats if seat.pk != mine.pk])
         _save_game(game)
         return Abandoned(seated=seated, trial_games_given_back=0, left=True)
-    in_play = game.status == GameStatus.IN_PROGRESS
-    host = seated.seat_of(user)
-    assert host is not None
-    if in_play:
-        seated.match().verify_end(seated.seats.index(host))  # a host who resigned has left
     unplayed = not Move.objects.filter(game=game).exists()
-    game.status = GameStatus.ABANDONED
-    game.finished_at = timezone.now()
-    turn_marks.mark(seated)
-    _save_game(game, "status", "finished_at")
-    if in_play:
-        _log_seat_event(game, host, MoveAction.END)
+    if game.status == GameStatus.WAITING:
+        seated = store.close_waiting(seated)
+    else:
+        host = seated.position_of(user)
+        assert host is not None
+        after, _ = seated.match().end(host)
+        seated = store.save(seated, after)
     given_back = 0
     for seat in seated.seats:
-        seat.game_over = True
         if unplayed and seat.used_trial_game and seat.user_id is not None:
             licensing.give_back_trial_game(user_id=seat.user_id)
             seat.used_trial_game = False
             given_back += 1
-    Seat.objects.bulk_update(seated.seats, ["game_over", "used_trial_game"])
+    if given_back:
+        Seat.objects.bulk_update(seated.seats, ["used_trial_game"])
     return Abandoned(seated=seated, trial_games_given_back=given_back)

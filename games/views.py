@@ -52,7 +52,7 @@ from games.presenters import (
     home_preview,
     new_game_choices,
 )
-from games.selectors import SeatedGame
+from games.store import SeatedGame
 
 
 class BadInput(Exception):

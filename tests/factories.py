@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, selectors, services
+from games import rules, services, store
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
 
 PASSWORD = "dice-roll-full-house-42"
@@ -76,7 +76,7 @@ class ScriptedThrows:
 
 def roll_now(
     game: Game, user: User, *dice: int, held: Sequence[bool] | None = None
-) -> selectors.SeatedGame:
+) -> store.SeatedGame:
     """Roll scripted ``dice`` in ``game`` as ``user``, at the game's current version."""
     game.refresh_from_db()
     return services.roll_dice(
@@ -88,7 +88,7 @@ def roll_now(
     )
 
 
-def score_now(game: Game, user: User, box: str, column: int = 0) -> selectors.SeatedGame:
+def score_now(game: Game, user: User, box: str, column: int = 0) -> store.SeatedGame:
     """Score ``box`` in ``game`` as ``user``, at the game's current version."""
     game.refresh_from_db()
     return services.score_box(

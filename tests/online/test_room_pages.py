@@ -129,17 +129,26 @@ def test_a_guest_pressing_start_is_refused_with_403(player) -> None:
     assert Game.objects.get().status == GameStatus.WAITING
 
 
-def test_the_waiting_players_page_follows_the_game_and_the_movers_does_not(player) -> None:
+def test_every_page_of_a_game_on_several_devices_follows_it_and_a_solo_one_does_not(
+    player,
+) -> None:
     game = services.open_game(owner=player, invites=1)
     bob_user = make_user("bob")
     services.join_game(token=Invitation.objects.get().token, user=bob_user)
     services.begin_game(game_id=game.pk, user=player)
+    solo = services.start_game(owner=bob_user, guests=["Ann"])
+
+    def game_tag(page: str) -> str:
+        return page.split('id="game"', 1)[1].split(">", 1)[0]
 
     alices = client_for(player).get(play_url(game)).text
     bobs = client_for(bob_user).get(play_url(game)).text
+    at_one_screen = client_for(bob_user).get(play_url(solo)).text
 
-    assert "data-live " not in alices.split('id="game"', 1)[1].split(">", 1)[0]
-    assert "data-live " in bobs.split('id="game"', 1)[1].split(">", 1)[0]
+    # The mover's page follows too: an undo, a resignation or an end can come at any moment.
+    assert "data-live " in game_tag(alices)
+    assert "data-live " in game_tag(bobs)
+    assert "data-live " not in game_tag(at_one_screen)
     assert "Alice's turn" in page_text(client_for(bob_user).get(play_url(game)))
 
 

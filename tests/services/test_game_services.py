@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from games import rules, selectors, services
+from games import rules, selectors, services, store
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
 from tests.factories import ScriptedDice
@@ -208,8 +208,8 @@ def test_a_write_reads_the_game_locked(player):
         return prepared._compiled(build, None, connection.vendor)[0]
 
     with transaction.atomic():
-        game_sql, seats_sql = sql(selectors._locked_game), sql(selectors._seats)
+        game_sql, seats_sql = sql(store._locked_game), sql(store._seats)
     if connection.features.has_select_for_update:
         assert game_sql.rstrip().endswith("FOR UPDATE")
     assert "FOR UPDATE" not in seats_sql
-    assert "FOR UPDATE" not in sql(selectors._game)
+    assert "FOR UPDATE" not in sql(store._game)
