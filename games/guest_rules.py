@@ -75,6 +75,18 @@ def verify_own(name: str) -> None:
         raise BadGuests(COMPUTER.format(name=name))
 
 
+def may_offer(name: str) -> bool:
+    """Whether a name kept from before (``User.guest_names``) may be offered again: one that
+    these rules refuse by itself would only be refused once picked."""
+    try:
+        if tidied([name]) != [name]:
+            return False
+        verify_own(name)
+    except BadGuests:
+        return False
+    return True
+
+
 def verify(names: Sequence[str], *, host: str) -> None:
     """``BadGuests`` unless each of the tidied ``names`` passes for nobody else: not the
     ``host``, not another guest, not the site's own names, not another account's display name

@@ -113,8 +113,10 @@ GUEST_NAMES_KEPT = 12
 
 
 def remember_guests(owner: User, names: Sequence[str]) -> None:
-    """Put ``names`` first in the list of players the host's screen offers again."""
-    kept = list(dict.fromkeys([*names, *owner.guest_names]))[:GUEST_NAMES_KEPT]
+    """Put ``names`` first in the list of players the host's screen offers again; a name kept
+    from before that the rules now refuse is offered no more."""
+    offered = [name for name in owner.guest_names if guest_rules.may_offer(name)]
+    kept = list(dict.fromkeys([*names, *offered]))[:GUEST_NAMES_KEPT]
     if kept != owner.guest_names:
         owner.guest_names = kept
         owner.save(update_fields=["guest_names"])

@@ -133,6 +133,27 @@ def test_a_name_like_no_account_is_welcome(player) -> None:
     assert services.guest_names(["Bobby", "Rob"], owner=player) == ["Bobby", "Rob"]
 
 
+def test_a_stored_name_from_before_is_refused_and_no_longer_offered(player) -> None:
+    # Kept before these rules: one turns text around, two pose as names the site gives itself.
+    User.objects.filter(pk=player.pk).update(
+        guest_names=["\u202eAnn", "Cy", "Computer (Perfect)", "Player 123456"]
+    )
+    player.refresh_from_db()
+
+    assert refusal_keeping_the_list(player, ["\u202eAnn"]) == INVISIBLE.format(slot=2)
+    services.start_game(owner=player, guests=["Di"])
+
+    player.refresh_from_db()
+    assert player.guest_names == ["Di", "Cy"]
+
+
+def refusal_keeping_the_list(owner: User, guests: list[str]) -> str:
+    with pytest.raises(services.BadGuests) as refused:
+        services.start_game(owner=owner, guests=guests)
+    assert not Game.objects.exists()
+    return str(refused.value)
+
+
 @given(st.lists(st.text(max_size=40), max_size=5))
 def test_every_accepted_name_can_be_read_and_passes_for_nobody_else(typed: list[str]) -> None:
     owner, _ = User.objects.get_or_create(username="alice", defaults={"display_name": "Alice"})
