@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, live, rules, selectors, store, strategy
+from games import advice, first_roll, guest_rules, live, rules, selectors, store, strategy
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
     TURN_LIMITS,
@@ -66,23 +66,19 @@ MAX_GUESTS = MAX_SEATS - 1
 NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
 
 
-class BadGuests(GameError):
-    """The names typed for the players at the host's screen will not do."""
+BadGuests = guest_rules.BadGuests
+"""Raised here too, for computers and seats; defined with the rules guests' names follow."""
 
 
 def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
-    """The guests' names, tidied; ``BadGuests`` says what is wrong with them."""
-    names = [" ".join(name.split()) for name in typed]
-    names = [name for name in names if name]
+    """The guests' names, tidied; ``BadGuests`` says what is wrong with them (the rules the
+    names follow, those of display names, are ``games.guest_rules``)."""
+    names = guest_rules.tidied(typed)
     if len(names) > MAX_GUESTS:
         raise BadGuests(f"At most {MAX_GUESTS} more players can sit at your screen.")
     if any(len(name) > NAME_LENGTH for name in names):
         raise BadGuests(f"A player's name can be at most {NAME_LENGTH} characters.")
-    taken = {str(owner).casefold()}
-    for name in names:
-        if name.casefold() in taken:
-            raise BadGuests(f"Two players are called “{name}”: give each their own name.")
-        taken.add(name.casefold())
+    guest_rules.verify(names, host=str(owner))
     return names
 
 
@@ -90,8 +86,10 @@ GUEST_NAMES_KEPT = 12
 
 
 def remember_guests(owner: User, names: Sequence[str]) -> None:
-    """Put ``names`` first in the list of players the host's screen offers again."""
-    kept = list(dict.fromkeys([*names, *owner.guest_names]))[:GUEST_NAMES_KEPT]
+    """Put ``names`` first in the list of players the host's screen offers again; a name kept
+    from before that the rules now refuse is offered no more."""
+    offered = [name for name in owner.guest_names if guest_rules.may_offer(name)]
+    kept = list(dict.fromkeys([*names, *offered]))[:GUEST_NAMES_KEPT]
     if kept != owner.guest_names:
         owner.guest_names = kept
         owner.save(update_fields=["guest_names"])

@@ -1,0 +1,110 @@
+"""Names typed for the players at the host's screen: the display names' rules
+(``accounts.display_names``, ``accounts.forms``), adapted to a name that lives at one table.
+
+A guest's name is read by everyone at the table ("Ann's turn"), friends invited online and
+strangers joining from the lobby included, so like a display name it must print and pass for
+nobody else: not a player at the table, not the site's own "Player 123456" or
+"Computer (Good)", not another account. Unlike a display name it is tidied (spaces collapsed,
+accents composed) and a seat number is welcome: "Player 2" is how the form calls the first guest.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+from accounts.display_names import skeleton
+from accounts.models import User
+from games.errors import GameError
+
+FIRST_SLOT: Final = 2
+"""The form numbers the guests after the host: the first is "Player 2"."""
+
+INVISIBLE: Final = (
+    "Player {slot}'s name has a character that prints nothing or turns text around: "
+    "use letters, numbers, spaces, punctuation or emoji only."
+)
+SAME: Final = "Two players are called “{name}”: give each their own name."
+LOOK_ALIKE: Final = "“{name}” looks just like “{other}”: give each player a name of their own."
+NEUTRAL: Final = "“{name}” looks like a name the site gives players without one: choose another."
+COMPUTER: Final = (
+    "“{name}” would pass for a computer player: choose a name not beginning “Computer”."
+)
+ACCOUNT: Final = (
+    "“{name}” is another player's name on this site, or looks just like it: choose another."
+)
+
+# The site calls an account without a display name "Player 123456" (six digits); a seat number
+# of up to three is no such name. Matched on the skeleton, so "PIayer 1O2345" is caught too.
+NEUTRAL_LOOK: Final = re.compile(r"player[0-9ol]{4,}")
+# Computer players are "Computer (Good)", "Computer (Perfect) 2" (``services.computer_seats``).
+COMPUTER_LOOK: Final = skeleton("Computer")
+
+
+class BadGuests(GameError):
+    """The names typed for the players at the host's screen (or the seats asked for with them)
+    will not do; the message says which and why."""
+
+
+def tidied(typed: Sequence[str]) -> list[str]:
+    """The names as typed, spaces collapsed and accents composed, empty ones left out.
+
+    ``BadGuests`` for a character that prints nothing or turns text around (a control character,
+    NUL included, zero-width, bidirectional override or isolate): it would make one name look
+    like another or scramble every list it is in. The message names the seat, not the name.
+    """
+    names = []
+    for slot, name in enumerate(typed, start=FIRST_SLOT):
+        tidy = " ".join(unicodedata.normalize("NFC", name).split())
+        if not tidy.isprintable():
+            raise BadGuests(INVISIBLE.format(slot=slot))
+        if tidy:
+            names.append(tidy)
+    return names
+
+
+def verify_own(name: str) -> None:
+    """``BadGuests`` when ``name`` poses as one of the site's own: a neutral "Player 123456" or
+    a computer player."""
+    key = skeleton(name)
+    if NEUTRAL_LOOK.fullmatch(key):
+        raise BadGuests(NEUTRAL.format(name=name))
+    if key.startswith(COMPUTER_LOOK):
+        raise BadGuests(COMPUTER.format(name=name))
+
+
+def may_offer(name: str) -> bool:
+    """Whether a name kept from before (``User.guest_names``) may be offered again: one that
+    these rules refuse by itself would only be refused once picked."""
+    try:
+        if tidied([name]) != [name]:
+            return False
+        verify_own(name)
+    except BadGuests:
+        return False
+    return True
+
+
+def verify(names: Sequence[str], *, host: str) -> None:
+    """``BadGuests`` unless each of the tidied ``names`` passes for nobody else: not the
+    ``host``, not another guest, not the site's own names, not another account's display name
+    (a look-alike of one neither, as for display names; one query for all the names)."""
+    seated = {skeleton(host): host}
+    for name in names:
+        verify_own(name)
+        key = skeleton(name)
+        if (other := seated.get(key)) is not None:
+            template = SAME if other.casefold() == name.casefold() else LOOK_ALIKE
+            raise BadGuests(template.format(name=name, other=other))
+        seated[key] = name
+    keys = {skeleton(name)[:255]: name for name in names}
+    if not keys:
+        return
+    taken = set(
+        User.objects.filter(display_name_key__in=keys).values_list("display_name_key", flat=True)
+    )
+    for key in keys:  # in the order typed, so the first clash is named
+        if key in taken:
+            raise BadGuests(ACCOUNT.format(name=keys[key]))
