@@ -415,6 +415,10 @@ def game_context(
         "player_chips": card_html.player_chips(players),
         "player_rows": card_html.player_rows(players),
         "turn_of": turn_of,
+        # The header's total is the total of the card shown: named when it is not the viewer's.
+        "card_owner": seat.display_name
+        if several and not (seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk)
+        else "",
         # Someone else moves next on another device: the page follows the game by itself.
         "computer_turn": computer_turn,
         "draw": draw,

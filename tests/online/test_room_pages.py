@@ -8,7 +8,7 @@ import re
 from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES
-from games import services
+from games import rules, services
 from games.models import Game, GameStatus, Invitation, Seat
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
@@ -185,3 +185,37 @@ def test_leaving_and_dropped_seats_keep_positions_in_turn_order(player) -> None:
     seated = services.begin_game(game_id=game.pk, user=player)
 
     assert [(s.position, s.display_name) for s in seated.seats] == [(0, "Alice"), (1, "Carol")]
+
+
+def test_the_header_names_whose_total_it_shows_when_the_card_is_not_yours(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    bob_user = make_user("bob", display_name="Bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+    services.begin_game(game_id=game.pk, user=player)
+    roll_now(game, player, 6, 6, 6, 6, 5)
+    score_now(game, player, "sixes")  # 24 for Alice; Bob's turn
+    roll_now(game, bob_user, 1, 1, 2, 3, 5)
+
+    alices = client_for(player).get(play_url(game)).text
+    bobs = client_for(bob_user).get(play_url(game)).text
+
+    badge = re.compile(r'<p class="game-score">(.*?)</p>', re.S)
+    assert re.fullmatch(r"Bob ?'s total 0", page_text(badge.search(alices)[1]))
+    assert page_text(badge.search(bobs)[1]) == "Total score 0"
+
+
+def test_a_finished_game_of_several_names_the_winner_first(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    bob_user = make_user("bob", display_name="Bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+    services.begin_game(game_id=game.pk, user=player)
+    game.refresh_from_db()
+    services.resign(game_id=game.pk, user=bob_user, version=game.version)
+    for box in rules.CATEGORIES:
+        roll_now(game, player, 2, 2, 2, 2, 2)
+        score_now(game, player, box.value)
+
+    text = page_text(client_for(bob_user).get(play_url(game)))
+
+    over = text[text.index("Game over") :]
+    assert over.index("Alice wins with") < over.index("Your score")
