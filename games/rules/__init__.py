@@ -7,6 +7,8 @@ from a ``DiceSource`` passed in, so tests script them and production draws them 
 ``from games import rules`` gives the whole vocabulary.
 """
 
+from games.rules import actions
+from games.rules.actions import Action, Player
 from games.rules.boxes import CATEGORIES, FACE_OF, LOWER, UPPER, UPPER_BOX_OF_FACE, Box, Section
 from games.rules.dice import (
     DICE_COUNT,
@@ -97,13 +99,13 @@ __all__ = [
     "CATEGORIES", "CLASSIC", "DICE_COUNT", "FACES", "FACE_OF", "FULL_HOUSE_POINTS", "KINDS",
     "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "MAX_SEATS", "NO_HOLD", "SMALL_STRAIGHT_POINTS",
     "TRIPLE", "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD", "UPPER_BOX_OF_FACE",
-    "YAHTZEE_BONUS", "YAHTZEE_POINTS", "Box", "BoxFilled", "CannotSkip", "Card", "Dice",
+    "YAHTZEE_BONUS", "YAHTZEE_POINTS", "Action", "Box", "BoxFilled", "CannotSkip", "Card", "Dice",
     "DiceSource", "Ended", "FirstRoll", "GameKind", "GameTotals", "Held", "HeldDice",
     "IllegalMove", "InvalidHold", "JokerForbids", "Match", "MatchEvent", "MatchOver", "MatchPhase",
-    "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo", "OutOfTurn", "Resigned", "Roll",
-    "Rolled", "ScorecardComplete", "Scored", "Scoring", "SeatResigned", "SeatState", "Section",
-    "Sheet", "Skipped", "Slot", "Standing", "Started", "Turn", "Undone", "UnknownBox",
-    "UnknownSeat", "box_score", "can_hold", "can_roll", "can_score", "column_scores",
+    "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo", "OutOfTurn", "Player", "Resigned",
+    "Roll", "Rolled", "ScorecardComplete", "Scored", "Scoring", "SeatResigned", "SeatState",
+    "Section", "Sheet", "Skipped", "Slot", "Standing", "Started", "Turn", "Undone", "UnknownBox",
+    "UnknownSeat", "actions", "box_score", "can_hold", "can_roll", "can_score", "column_scores",
     "describe_dice", "describe_die", "face_name", "game_totals", "hold", "is_yahtzee",
     "joker_applies", "legal_moves", "legal_scores", "roll", "score", "skipped_box", "system_dice",
     "totals", "validate_dice", "verify_hold", "verify_roll", "verify_score", "yahtzee_bonus",

@@ -13,12 +13,15 @@ from games.rules.dice import Dice, Held
 
 @dataclass(frozen=True)
 class Started:
-    """How the match was set up; always the first event of a log."""
+    """How the match was set up; always the first event of a log. ``players`` and
+    ``turn_limit`` are the ``Match``'s."""
 
     kind: str
     seats: int
     roll_for_first: bool = False
     host: int = 0
+    players: tuple[int | None, ...] = ()
+    turn_limit: int | None = None
 
 
 @dataclass(frozen=True)

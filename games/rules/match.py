@@ -10,11 +10,14 @@ new match and the event it appended to ``log``. Seats are numbered by their plac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
+from games.rules import actions
+from games.rules.actions import Action, Player
 from games.rules.boxes import CATEGORIES, Box
 from games.rules.dice import DICE_COUNT, Dice, DiceSource, validate_dice
 from games.rules.errors import (
@@ -22,6 +25,7 @@ from games.rules.errors import (
     MatchOver,
     NothingToUndo,
     NotHost,
+    NotRolledYet,
     OutOfTurn,
     SeatResigned,
     UnknownSeat,
@@ -134,7 +138,13 @@ class Match:
     its latest round (``None`` for none). ``undo`` is the match as it was before the last
     scoring, while that scoring may still be taken back.
 
-    Make one with ``Match.start``, or rebuild one from its log with ``Match.replay``.
+    ``players`` says who makes each seat's moves: the seat itself for a person, the host's seat
+    for a guest at the host's screen, ``None`` for a computer player (empty: every seat plays
+    itself). ``turn_limit`` is how long (seconds) a player may keep the game waiting before
+    another may skip them (``None``: nobody is ever skipped).
+
+    Make one with ``Match.start``, or rebuild one from its log with ``Match.replay``; play it
+    with ``act``, which takes an action (``games.rules.actions``) from the person who asks.
     """
 
     kind: GameKind
@@ -149,19 +159,38 @@ class Match:
     first_rolls: tuple[Dice | None, ...] = ()
     log: tuple[MatchEvent, ...] = ()
     undo: Match | None = field(default=None, repr=False)
+    players: tuple[Player, ...] = ()
+    turn_limit: int | None = None
 
     # --- Setting up and replaying -------------------------------------------------------------
 
     @classmethod
     def start(
-        cls, kind: GameKind, seats: int, *, roll_for_first: bool = False, host: int = 0
+        cls,
+        kind: GameKind,
+        seats: int,
+        *,
+        roll_for_first: bool = False,
+        host: int = 0,
+        players: Sequence[Player] = (),
+        turn_limit: int | None = None,
+        dice: DiceSource | None = None,
     ) -> Match:
         """A new match of ``seats`` players; they roll for first when asked and more than one
-        plays, otherwise seat 0 begins and play passes on in seating order."""
+        plays, otherwise seat 0 begins and play passes on in seating order. With ``dice``, the
+        computer players throw for first at once."""
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"A game seats 1 to {MAX_SEATS} players, not {seats}.")
         if not 0 <= host < seats:
             raise ValueError(f"The host must sit at the table (seat 0 to {seats - 1}).")
+        players = tuple(players)
+        if players and (
+            len(players) != seats
+            or any(p is not None and not (0 <= p < seats and players[p] == p) for p in players)
+        ):
+            raise ValueError("Each seat is played by a person seated at the table, or none.")
+        if turn_limit is not None and turn_limit <= 0:
+            raise ValueError("A turn limit is a number of seconds above zero.")
         match = cls(
             kind=kind,
             sheets=tuple(Sheet(kind=kind) for _ in range(seats)),
@@ -172,9 +201,12 @@ class Match:
             current=None,
             contenders=tuple(range(seats)) if roll_for_first else (0,),
             first_rolls=(None,) * seats,
-            log=(Started(kind.key, seats, roll_for_first, host),),
+            log=(Started(kind.key, seats, roll_for_first, host, players, turn_limit),),
+            players=players,
+            turn_limit=turn_limit,
         )
-        return match._settle_first()
+        match = match._settle_first()
+        return match._computers_throw(dice) if dice is not None else match
 
     @classmethod
     def replay(cls, log: Iterable[MatchEvent]) -> Match:
@@ -193,6 +225,8 @@ class Match:
             started.seats,
             roll_for_first=started.roll_for_first,
             host=started.host,
+            players=started.players,
+            turn_limit=started.turn_limit,
         )
         for event in events:
             match = match.apply(event)
@@ -259,6 +293,33 @@ class Match:
     @property
     def is_over(self) -> bool:
         return self.phase in (MatchPhase.FINISHED, MatchPhase.ABANDONED)
+
+    def player_of(self, seat: int) -> Player:
+        """Who makes ``seat``'s moves: a person's seat, or ``None`` for the computer."""
+        return self.players[seat] if self.players else seat
+
+    @property
+    def computer_on_turn(self) -> bool:
+        """Whether a computer player is to move now."""
+        return self.on_turn is not None and self.player_of(self.on_turn) is None
+
+    def seat_for(self, by: Player) -> int:
+        """The seat ``by`` acts for now: the seat on turn when they play it (their own, or a
+        guest's at their screen), else their own, which the turn's checks then refuse."""
+        current = self.on_turn
+        if current is not None and self.player_of(current) == by:
+            return current
+        if by is None:
+            raise OutOfTurn("It is not a computer player's turn.")
+        return by
+
+    def can_act(self, seat: int) -> bool:
+        """Whether ``seat`` has a move to make now: on turn, or still to throw for first."""
+        if self.phase is MatchPhase.PLAYING:
+            return self.current == seat
+        if self.phase is MatchPhase.ROLLING_FOR_FIRST:
+            return seat in self.contenders and self.first_rolls[seat] is None
+        return False
 
     def standings(self) -> tuple[Standing, ...]:
         """The seats still in the game, best total first; equal totals share a place."""
@@ -454,11 +515,24 @@ class Match:
             new = replace(new, undo=None)
         return (new._pass_turn() if seat == self.current else new), event
 
-    def verify_skip(self, seat: int, *, by: int) -> None:
+    def verify_skip(self, seat: int, *, by: int, idle: float | None = None) -> None:
+        """Raise unless ``by`` may skip ``seat`` now. ``idle`` is how long the game has gone
+        without a move: a request made now says it, and the turn limit is checked; a skip read
+        back from a log was due when it was made (``None``)."""
         self._verify_playing(by)
         self._verify_seat(seat)
-        if seat == by:
+        if self.player_of(seat) == by:
             raise CannotSkip("You cannot skip your own turn.")
+        if self.player_of(seat) is None:
+            raise CannotSkip("A computer player never keeps the game waiting.")
+        if idle is not None:
+            if self.turn_limit is None:
+                raise CannotSkip("This game has no time limit: nobody can be skipped.")
+            if idle < self.turn_limit:
+                wait = math.ceil(self.turn_limit - idle)
+                raise CannotSkip(
+                    f"The player on turn has {wait} more second{'s' if wait != 1 else ''} to play."
+                )
         if self.states[seat] is SeatState.RESIGNED:
             raise CannotSkip("That player has resigned: their turns are passed over already.")
         if self.phase is MatchPhase.ROLLING_FOR_FIRST:
@@ -467,13 +541,13 @@ class Match:
         elif seat != self.current:
             raise CannotSkip("Only the player on turn can be skipped.")
 
-    def can_skip(self, seat: int, *, by: int) -> bool:
-        return _can(lambda: self.verify_skip(seat, by=by))
+    def can_skip(self, seat: int, *, by: int, idle: float | None = None) -> bool:
+        return _can(lambda: self.verify_skip(seat, by=by, idle=idle))
 
-    def skip(self, seat: int, *, by: int) -> tuple[Match, Skipped]:
-        """Seat ``by`` skips idle ``seat`` (services judge the time): while rolling for first
-        it drops out of the draw; in play its turn scores as ``skipped_box`` says."""
-        self.verify_skip(seat, by=by)
+    def skip(self, seat: int, *, by: int, idle: float | None = None) -> tuple[Match, Skipped]:
+        """Seat ``by`` skips idle ``seat``: while rolling for first it drops out of the draw;
+        in play its turn scores as ``skipped_box`` says."""
+        self.verify_skip(seat, by=by, idle=idle)
         if self.phase is MatchPhase.ROLLING_FOR_FIRST:
             event = Skipped(seat, by)
             contenders = tuple(s for s in self.contenders if s != seat)
@@ -496,3 +570,127 @@ class Match:
         self.verify_end(by)
         event = Ended(by)
         return self._logged(event, phase=MatchPhase.ABANDONED, undo=None), event
+
+    # --- Actions as values: what a person asks, played for the seat they act for -------------
+
+    def verify(self, action: Action) -> None:
+        """Raise with a reason unless ``action`` can be played now (dice aside)."""
+        match action:
+            case actions.Hold(by=by, held=held):
+                self.verify_hold(self.seat_for(by), held)
+            case actions.Roll(by=by, held=held):
+                seat = self.seat_for(by)
+                if held is not None and self.turn.has_rolled:
+                    self.verify_hold(seat, held)
+                self.verify_roll(seat)
+            case actions.Score(by=by, box=box, column=column):
+                self.verify_score(self.seat_for(by), box, column)
+            case actions.Undo(by=by):
+                self._undoing(by)
+            case actions.Resign(by=by):
+                self.verify_resign(by)
+            case actions.Skip(by=by, idle=idle):
+                for seat in self._keeping_waiting(by):
+                    self.verify_skip(seat, by=by, idle=idle)
+            case actions.End(by=by):
+                self.verify_end(by)
+            case actions.ThrowForFirst(by=by):
+                self._throwing_for(by)
+
+    def can(self, action: Action) -> bool:
+        return _can(lambda: self.verify(action))
+
+    def act(self, action: Action, dice: DiceSource | None = None) -> Match:
+        """The match after ``action``, its events appended to the log. ``dice`` throws what a
+        roll or a throw for first needs; in the draw for first, computer players throw at once
+        after any action (again after each tie they are in)."""
+        self.verify(action)
+        new: Match
+        match action:
+            case actions.Hold(by=by, held=held):
+                new, _ = self.hold(self.seat_for(by), held)
+            case actions.Roll(by=by, held=held):
+                seat, new = self.seat_for(by), self
+                if held is not None and self.turn.has_rolled:
+                    new, _ = new.hold(seat, held)
+                new, _ = new.roll(seat, _needed(dice))
+            case actions.Score(by=by, box=box, column=column):
+                new, _ = self.score(self.seat_for(by), box, column)
+            case actions.Undo(by=by):
+                new, _ = self.undo_scoring(self._undoing(by))
+            case actions.Resign(by=by):
+                new, _ = self.resign(by)
+            case actions.Skip(by=by, idle=idle):
+                new = self
+                for seat in self._keeping_waiting(by):
+                    new, _ = new.skip(seat, by=by, idle=idle)
+            case actions.End(by=by):
+                new, _ = self.end(by)
+            case actions.ThrowForFirst(by=by):
+                new = self
+                for seat in self._throwing_for(by):
+                    new, _ = new.roll_for_first(seat, _needed(dice))
+        return new._computers_throw(dice)
+
+    def verify_hint(self, by: Player) -> None:
+        """Raise unless ``by`` may ask for a hint now: on turn, with dice on the table."""
+        self._verify_on_turn(self.seat_for(by))
+        if not self.turn.has_rolled:
+            raise NotRolledYet("Roll first: a hint weighs the dice on the table.")
+
+    def can_hint(self, by: Player) -> bool:
+        return _can(lambda: self.verify_hint(by))
+
+    def _undoing(self, by: Player) -> int:
+        """The seat whose scoring ``by`` would take back."""
+        if self.undo is None or self.undo.current is None:
+            raise NothingToUndo("There is no scoring to take back: the dice have moved on.")
+        seat = self.undo.current
+        if self.player_of(seat) != by:
+            raise NothingToUndo("Only the player who has just scored can take it back.")
+        self.verify_undo(seat)
+        return seat
+
+    def _keeping_waiting(self, by: int) -> tuple[int, ...]:
+        """Whom ``by`` would skip: the seat on turn, or in the draw every seat still to throw
+        that ``by`` does not play."""
+        self._verify_playing(by)
+        if self.phase is MatchPhase.PLAYING:
+            assert self.current is not None
+            return (self.current,)
+        pending = [s for s in self.contenders if self.first_rolls[s] is None]
+        waiting = tuple(s for s in pending if self.player_of(s) != by)
+        if not waiting:
+            raise CannotSkip("You cannot skip your own turn.")
+        return waiting
+
+    def _throwing_for(self, by: Player) -> tuple[int, ...]:
+        """The seats ``by`` throws for first for: every contender they play still to throw."""
+        if by is not None:
+            self._verify_seat(by)
+        if self.phase is not MatchPhase.ROLLING_FOR_FIRST:
+            if self.is_over:
+                self._verify_seat(0)  # says how it ended
+            raise OutOfTurn("Who goes first is already decided.")
+        seats = tuple(
+            s for s in self.contenders if self.player_of(s) == by and self.can_roll_for_first(s)
+        )
+        if not seats:
+            raise OutOfTurn("You have rolled for first: the others roll now.")
+        return seats
+
+    def _computers_throw(self, dice: DiceSource | None) -> Match:
+        match = self
+        while waiting := [
+            s
+            for s in match.contenders
+            if match.player_of(s) is None and match.can_roll_for_first(s)
+        ]:
+            match, _ = match.roll_for_first(waiting[0], _needed(dice))
+        return match
+
+
+def _needed(dice: DiceSource | None) -> DiceSource:
+    if dice is None:
+        raise ValueError("This action throws dice: pass a dice source.")
+    return dice
