@@ -44,6 +44,7 @@ from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
+    PLAYER_KINDS,
     finished_rows,
     game_context,
     game_urls,
@@ -496,7 +497,10 @@ def high_scores(request: HtmxRequest) -> HttpResponse:
     """The public top ten per game kind, for people or for the computer, over a period."""
     kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     period = _choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
-    player_kind = _choice(request, "player_kind", PlayerKind.values, PlayerKind.HUMAN)
+    # Only the tables the page offers: a guest's name was typed at a host's screen, and nobody
+    # can vouch for it, so their scores are never shown to the public.
+    public_kinds = [str(value) for value, _ in PLAYER_KINDS]
+    player_kind = _choice(request, "player_kind", public_kinds, PlayerKind.HUMAN)
     viewer = request.user if isinstance(request.user, User) else None
     # A visitor's table is the same for everyone until the next game finishes (or, for a
     # period, the window moves on): it is rendered once and kept, keyed by the newest score.
