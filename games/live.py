@@ -1,10 +1,12 @@
 """The cheap "has this game changed?" check that a waiting player's page makes every second.
 
 A game's ``version`` rises with every change. After a change commits, ``publish`` puts the new
-version in the shared cache (Redis, when ``REDIS_URL`` is set); ``version`` reads it from there,
-or from the database when the cache is only per process (the local-memory default), where a
-worker could otherwise miss another worker's change. ``etag`` turns the version, the viewer and
-what else the game partial depends on into a tag a browser can revalidate with.
+version in the shared cache (Redis, when ``REDIS_URL`` is set); ``revalidation`` reads it from
+there, or from the database when the cache is only per process (the local-memory default), where
+a worker could otherwise miss another worker's change, together with the viewer's credential
+stamp (``accounts.credentials``), so a session Django would refuse is never answered from the
+version alone. ``etag`` turns the version, the viewer and what else the game partial depends on
+into a tag a browser can revalidate with.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ import hashlib
 import hmac
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
 from django.db import transaction
+from django.db.models import Subquery
 
+from accounts import credentials
+from accounts.models import User
 from games.models import Game
 
 
@@ -32,17 +38,48 @@ def publish(game: Game) -> None:
         transaction.on_commit(lambda: shared_cache.set(key, version, timeout=None))
 
 
-def version(game_id: int) -> int | None:
-    """The game's current version (``None`` for no such game): one cache read or one query."""
-    if settings.GAME_VERSIONS_IN_CACHE:
-        found = shared_cache.get(_key(game_id))
-        if found is not None:
-            return int(found)
-    found_rows = Game.objects.filter(pk=game_id).order_by().values_list("version", flat=True)
-    stored = next(iter(found_rows), None)
-    if stored is not None and settings.GAME_VERSIONS_IN_CACHE:
-        shared_cache.add(_key(game_id), stored, timeout=None)
+class Revalidation(NamedTuple):
+    """What the update check needs beside the session: the game's version, and the viewer's
+    credential stamp (their session auth hash, or "" for an account that may not log in)."""
+
+    version: int
+    credentials: str
+
+
+def revalidation(*, game_id: int, user_id: int) -> Revalidation | None:
+    """The game's version and the viewer's credential stamp, read together: one cache round
+    trip where the cache is shared, else one query. ``None`` for no such game or account.
+
+    A stamp or version missing from the shared cache is read from the database (one query for
+    both) and put back only if still missing: a newer one published meanwhile is never
+    overwritten with what was read before it.
+    """
+    shared = settings.GAME_VERSIONS_IN_CACHE
+    version_key, stamp_key = _key(game_id), credentials.key(user_id)
+    found = shared_cache.get_many([version_key, stamp_key]) if shared else {}
+    if version_key in found and stamp_key in found:
+        return Revalidation(int(found[version_key]), str(found[stamp_key]))
+    stored = _stored(game_id=game_id, user_id=user_id)
+    if stored is not None and shared:
+        if version_key not in found:
+            shared_cache.add(version_key, stored.version, timeout=None)
+        if stamp_key not in found:
+            shared_cache.add(stamp_key, stored.credentials, timeout=credentials.TTL)
     return stored
+
+
+def _stored(*, game_id: int, user_id: int) -> Revalidation | None:
+    game_version = Game.objects.filter(pk=game_id).order_by().values("version")[:1]
+    viewer = (
+        User.objects.filter(pk=user_id)
+        .order_by()
+        .only("password", "is_active")
+        .annotate(game_version=Subquery(game_version))
+        .first()
+    )
+    if viewer is None or viewer.game_version is None:
+        return None
+    return Revalidation(viewer.game_version, credentials.stamp(viewer))
 
 
 _ROOT = Path(__file__).resolve().parent.parent
