@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
-from django.db import transaction
-from django.db.models import Subquery
+from django.db import connection, transaction
+from django.db.models import Field, Model
 
 from accounts import credentials
 from accounts.models import User
@@ -69,17 +69,38 @@ def revalidation(*, game_id: int, user_id: int) -> Revalidation | None:
 
 
 def _stored(*, game_id: int, user_id: int) -> Revalidation | None:
-    game_version = Game.objects.filter(pk=game_id).order_by().values("version")[:1]
-    viewer = (
-        User.objects.filter(pk=user_id)
-        .order_by()
-        .only("password", "is_active")
-        .annotate(game_version=Subquery(game_version))
-        .first()
-    )
-    if viewer is None or viewer.game_version is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_stored_sql(connection.vendor), [game_id, user_id])
+        row = cursor.fetchone()
+    if row is None or row[2] is None:
         return None
-    return Revalidation(viewer.game_version, credentials.stamp(viewer))
+    password, is_active, version = row
+    viewer = User.from_db(connection.alias, _CREDENTIALS, (user_id, password, bool(is_active)))
+    return Revalidation(int(version), credentials.stamp(viewer))
+
+
+_CREDENTIALS = ["id", "password", "is_active"]
+
+
+@cache
+def _stored_sql(vendor: str) -> str:
+    """The account's credentials and the game's version in one statement, built once per
+    process: the ORM took three times as long compiling it as SQLite answering it (0.6 ms)."""
+    quote = connection.ops.quote_name
+
+    def column(model: type[Model], name: str) -> str:
+        field = model._meta.get_field(name)
+        assert isinstance(field, Field) and field.column is not None, f"{name} is no column"
+        return f"{quote(model._meta.db_table)}.{quote(field.column)}"
+
+    version = (
+        f"SELECT {column(Game, 'version')} FROM {quote(Game._meta.db_table)}"
+        f" WHERE {column(Game, 'id')} = %s"
+    )
+    return (
+        f"SELECT {column(User, 'password')}, {column(User, 'is_active')}, ({version})"
+        f" FROM {quote(User._meta.db_table)} WHERE {column(User, 'id')} = %s"
+    )
 
 
 _ROOT = Path(__file__).resolve().parent.parent
