@@ -5,8 +5,12 @@ from pathlib import Path
 from typing import Any
 
 from django.apps import AppConfig
+from django.conf import settings
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
+from django.db.models.signals import post_delete, post_save
+
+from accounts import credentials
 
 
 def keep_sqlite_private(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
@@ -34,3 +38,9 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         connection_created.connect(keep_sqlite_private, dispatch_uid="keep_sqlite_private")
+        # The update check's view of each account's credentials (games.live), kept current.
+        user = settings.AUTH_USER_MODEL
+        post_save.connect(credentials.published_on_save, sender=user, dispatch_uid="credentials")
+        post_delete.connect(
+            credentials.forgotten_on_delete, sender=user, dispatch_uid="credentials"
+        )

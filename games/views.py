@@ -13,10 +13,12 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import SESSION_KEY
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
@@ -30,6 +32,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.crypto import constant_time_compare
 from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
@@ -44,6 +47,7 @@ from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
 from games.first_roll import roll_for_first
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
 from games.presenters import (
+    PLAYER_KINDS,
     finished_rows,
     game_context,
     game_urls,
@@ -280,8 +284,9 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 def game_page(request: HtmxRequest, game_id: int) -> HttpResponseBase:
     """The game; for htmx, its partial, which a browser revalidates with its ETag.
 
-    An unchanged game answers ``304 Not Modified`` from the session and the game's version
-    alone (no user, no seats, no template): the check a waiting player's page makes often.
+    An unchanged game answers ``304 Not Modified`` from the session, the game's version and
+    the viewer's credential stamp alone (no user row, no seats, no template): the check a
+    waiting player's page makes often.
     """
     if request.htmx and (unchanged := _not_modified(request, game_id)):
         return unchanged
@@ -313,13 +318,25 @@ def _etag(request: HttpRequest, *, game_id: int, version: int, user_id: int | st
 
 def _not_modified(request: HtmxRequest, game_id: int) -> HttpResponseNotModified | None:
     asked = request.headers.get("If-None-Match")
-    user_id = request.session.get(SESSION_KEY)
-    if not asked or user_id is None:
+    if not asked:
         return None
-    version = live.version(game_id)
-    if version is None:
+    session = request.session
+    session_hash = session.get(HASH_SESSION_KEY)
+    backend = session.get(BACKEND_SESSION_KEY)
+    try:
+        user_id = User._meta.pk.to_python(session[SESSION_KEY])
+    except (KeyError, ValidationError):
         return None
-    ours = _etag(request, game_id=game_id, version=version, user_id=user_id)
+    if not session_hash or backend not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    found = live.revalidation(game_id=game_id, user_id=user_id)
+    # A session Django's own authentication would refuse (its password changed since, the
+    # account made inactive or deleted) is left to the full view, which logs it out.
+    if found is None or not found.credentials:
+        return None
+    if not constant_time_compare(session_hash, found.credentials):
+        return None
+    ours = _etag(request, game_id=game_id, version=found.version, user_id=user_id)
     # Weak comparison (RFC 9110): compression on the way out marks the tag weak ("W/").
     if ours not in {tag.removeprefix("W/") for tag in parse_etags(asked)}:
         return None
@@ -496,7 +513,10 @@ def high_scores(request: HtmxRequest) -> HttpResponse:
     """The public top ten per game kind, for people or for the computer, over a period."""
     kind = _choice(request, "kind", KINDS, rules.CLASSIC.key)
     period = _choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
-    player_kind = _choice(request, "player_kind", PlayerKind.values, PlayerKind.HUMAN)
+    # Only the tables the page offers: a guest's name was typed at a host's screen, and nobody
+    # can vouch for it, so their scores are never shown to the public.
+    public_kinds = [str(value) for value, _ in PLAYER_KINDS]
+    player_kind = _choice(request, "player_kind", public_kinds, PlayerKind.HUMAN)
     viewer = request.user if isinstance(request.user, User) else None
     # A visitor's table is the same for everyone until the next game finishes (or, for a
     # period, the window moves on): it is rendered once and kept, keyed by the newest score.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games.models import Game, GameStatus, Score, Seat
+from games.models import Game, GameStatus, PlayerKind, Score, Seat
 
 
 def test_the_high_scores_are_public(client, make_user, finished):
@@ -153,3 +153,19 @@ def test_a_public_record_is_kept_until_the_player_finishes_another_game(
 
     assert best(kept) == "210"
     assert best(fresh) == "290"
+
+
+def test_guests_scores_are_never_a_public_table(client, make_user, finished):
+    host = make_user("host", display_name="Hostess")
+    finished(host, 180)
+    guest = finished(host, 290)  # the same game shape, turned into a guest's seat at her screen
+    as_guest = {"user": None, "player_kind": PlayerKind.GUEST, "display_name": "Zelda"}
+    Seat.objects.filter(pk=guest.seat_id).update(**as_guest)
+    Score.objects.filter(pk=guest.pk).update(**as_guest)
+
+    response = client.get(reverse("high_scores"), {"player_kind": "guest"})
+
+    assert response.status_code == 200
+    assert "Zelda" not in response.text and ">290<" not in response.text
+    assert "Hostess" in response.text  # the people's table instead
+    assert 'aria-current="page">People<' in response.text

@@ -4,12 +4,14 @@ nearly for free; a changed one, the game partial with a new tag."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import HASH_SESSION_KEY
 from django.test import Client
 from django.urls import reverse
 
-from games import live
-from games.models import Game
-from tests.factories import HTMX, roll_now
+from accounts import credentials
+from games import live, services
+from games.models import Game, Invitation
+from tests.factories import HTMX, PASSWORD, client_for, make_user, roll_now
 
 
 def game_url(game: Game) -> str:
@@ -33,11 +35,14 @@ def test_the_game_partial_carries_a_tag_and_asks_to_be_revalidated(alice_client,
 
 
 def test_an_unchanged_game_answers_304_in_two_queries(
-    alice_client, game, django_assert_num_queries
+    settings, alice_client, game, django_assert_num_queries
 ) -> None:
+    # As without REDIS_URL (whatever the suite runs with): sessions and versions in the database.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
+    settings.GAME_VERSIONS_IN_CACHE = False
     etag = fetch(alice_client, game)["ETag"]
 
-    with django_assert_num_queries(2):  # the session, the game's version
+    with django_assert_num_queries(2):  # the session; the game's version with the credentials
         response = fetch(alice_client, game, etag)
 
     assert response.status_code == 304
@@ -104,8 +109,11 @@ def test_the_version_comes_from_the_cache_only_where_workers_share_it(
     from django.core.cache import cache
 
     cache.set(f"game-version:{game.pk}", 41)
+    cache.set(credentials.key(player.pk), credentials.stamp(player))
 
-    assert live.version(game.pk) == (41 if in_cache else 0)
+    found = live.revalidation(game_id=game.pk, user_id=player.pk)
+
+    assert found is not None and found.version == (41 if in_cache else 0)
 
 
 def test_a_tag_weakened_by_compression_still_matches(alice_client, game) -> None:
@@ -146,3 +154,179 @@ def test_a_move_publishes_the_new_version_once_it_commits(
         callback()
 
     assert cache.get(f"game-version:{game.pk}") == 1
+
+
+# --- A session Django's authentication would refuse gets no 304 --------------------------------
+# After a password change elsewhere, an account made inactive or deleted, the check refuses the
+# old session as Django would (the auth hash in the session, is_active), in both set-ups: versions
+# and credentials read from the database, or from the cache every worker shares (Redis, or the
+# local-memory cache standing in for it when the suite runs without REDIS_URL).
+
+SET_UPS = {
+    "database": {"GAME_VERSIONS_IN_CACHE": False},
+    "shared cache": {
+        "GAME_VERSIONS_IN_CACHE": True,
+        "SESSION_ENGINE": "django.contrib.sessions.backends.cached_db",
+    },
+}
+
+
+@pytest.fixture(params=list(SET_UPS))
+def set_up(request, settings) -> str:
+    for name, value in SET_UPS[request.param].items():
+        setattr(settings, name, value)
+    return request.param
+
+
+def _checked_once(client: Client, game: Game) -> str:
+    """The tag of the game's partial, revalidated once (so any cache the check fills is full)."""
+    etag = fetch(client, game)["ETag"]
+    assert fetch(client, game, etag).status_code == 304
+    return etag
+
+
+def test_a_password_changed_in_another_session_ends_the_old_sessions_304s(
+    set_up, player, game, django_capture_on_commit_callbacks
+) -> None:
+    old_session, other_session = client_for(player), client_for(player)
+    etag = _checked_once(old_session, game)
+    others_etag = _checked_once(other_session, game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = other_session.post(
+            reverse("accounts:password_change"),
+            {
+                "old_password": PASSWORD,
+                "new_password1": "n3w-secret-dice",
+                "new_password2": "n3w-secret-dice",
+            },
+        )
+    assert changed.status_code == 302
+
+    refused = fetch(old_session, game, etag)
+    assert refused.status_code == 302  # the full view's answer: log in again
+    assert refused["Location"].startswith(reverse("accounts:login"))
+    # The session that changed it stays logged in, and its checks stay cheap.
+    assert fetch(other_session, game, others_etag).status_code == 304
+
+
+def test_an_account_made_inactive_gets_no_304(
+    set_up, player, game, django_capture_on_commit_callbacks
+) -> None:
+    session = client_for(player)
+    etag = _checked_once(session, game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        player.is_active = False
+        player.save()
+
+    refused = fetch(session, game, etag)
+    assert refused.status_code == 302
+    assert refused["Location"].startswith(reverse("accounts:login"))
+
+
+def test_a_deleted_account_gets_no_304_for_a_game_it_sat_in(
+    set_up, player, django_capture_on_commit_callbacks
+) -> None:
+    game = services.open_game(owner=player, invites=1)
+    bob = make_user("bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob)
+    session = client_for(bob)
+    etag = _checked_once(session, game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.delete()  # his seat is kept, emptied: the game's version does not move
+
+    assert fetch(session, game, etag).status_code == 302
+
+
+def test_a_session_without_its_auth_hash_gets_no_304(set_up, player, game) -> None:
+    session = client_for(player)
+    etag = _checked_once(session, game)
+    stored = session.session
+    del stored[HASH_SESSION_KEY]
+    stored.save()
+
+    assert fetch(session, game, etag).status_code == 302
+
+
+def test_the_credentials_are_published_once_the_save_commits(
+    settings, player, django_capture_on_commit_callbacks
+) -> None:
+    from django.core.cache import cache
+
+    settings.GAME_VERSIONS_IN_CACHE = True
+    key = credentials.key(player.pk)
+    with django_capture_on_commit_callbacks(execute=False) as pending:
+        player.set_password("n3w-secret-dice")
+        player.save()
+    assert cache.get(key) is None  # not before the commit
+
+    for callback in pending:
+        callback()
+
+    assert cache.get(key) == player.get_session_auth_hash()
+
+
+def test_a_save_that_leaves_the_credentials_alone_publishes_nothing(
+    settings, player, django_capture_on_commit_callbacks
+) -> None:
+    # An old copy of the account saving another field must not publish its old credentials.
+    from django.core.cache import cache
+
+    settings.GAME_VERSIONS_IN_CACHE = True
+    with django_capture_on_commit_callbacks(execute=True):
+        player.save(update_fields=["last_login"])
+
+    assert cache.get(credentials.key(player.pk)) is None
+
+
+def test_with_a_shared_cache_a_304_reads_it_twice_and_the_database_never(
+    settings, player, game, django_assert_num_queries, monkeypatch
+) -> None:
+    # The session, then the game's version and the account's credentials in one read.
+    from django.core.cache import caches
+
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.GAME_VERSIONS_IN_CACHE = True
+    session = client_for(player)
+    etag = _checked_once(session, game)
+    shared = caches["default"]
+    reads: list[str] = []
+    inside: list[str] = []  # the local-memory cache's get_many calls its own get: one read
+    for method in ("get", "get_many", "has_key", "add", "set", "set_many", "delete", "touch"):
+        real = getattr(shared, method)
+
+        def counted(*args, _real=real, _method=method, **kwargs):
+            if not inside:
+                reads.append(_method)
+            inside.append(_method)
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                inside.pop()
+
+        monkeypatch.setattr(shared, method, counted)
+
+    with django_assert_num_queries(0):
+        response = fetch(session, game, etag)
+
+    assert response.status_code == 304
+    assert reads == ["get", "get_many"]
+
+
+def test_a_lost_credential_stamp_costs_one_query_and_is_kept_again(
+    settings, player, game, django_assert_num_queries
+) -> None:
+    from django.core.cache import cache
+
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.GAME_VERSIONS_IN_CACHE = True
+    session = client_for(player)
+    etag = _checked_once(session, game)
+    cache.delete(credentials.key(player.pk))  # evicted, or Redis restarted
+
+    with django_assert_num_queries(1):  # the account's credentials, with the game's version
+        assert fetch(session, game, etag).status_code == 304
+    with django_assert_num_queries(0):
+        assert fetch(session, game, etag).status_code == 304
