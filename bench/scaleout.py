@@ -39,9 +39,10 @@ from accounts.models import TRIAL_GAMES, User
 from bench import fill, http_scenario, load
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
-from games import rules, services
+from games import rules
 from games.errors import GameError
 from games.models import Game, GameStatus, Move, Score, Seat
+from games.play import actions as play
 from games.replay import ReplayMismatch, replay
 
 PREFIX = f"{fill.PREFIX}scale-"
@@ -621,11 +622,11 @@ def unplayable(usernames: Sequence[str]) -> int:
         assert seat.user is not None
         try:
             if game.rolls_used < rules.MAX_ROLLS:
-                services.roll_dice(game_id=game.pk, user=seat.user, version=game.version)
+                play.roll_dice(game_id=game.pk, user=seat.user, version=game.version)
             else:
                 sheet = seat.sheet(game.rules_kind)
                 box = next(b for b in rules.CATEGORIES if rules.can_score(sheet, game.turn(), b))
-                services.score_box(game_id=game.pk, user=seat.user, version=game.version, box=box)
+                play.score_box(game_id=game.pk, user=seat.user, version=game.version, box=box)
         except (rules.IllegalMove, GameError, StopIteration):
             refused += 1
     return refused

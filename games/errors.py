@@ -1,11 +1,13 @@
-"""What a player can ask of a game that cannot be done; each message is written for them.
+"""What a player can ask of a game that cannot be done; each message is written for them, and
+``ERROR_STATUS`` is the one map from each to the status every view answers it with.
 
-``views.ERROR_STATUS`` maps each to its status (with ``rules.IllegalMove`` for moves the rules
-refuse): 404 for a game that is not theirs to see, 409 for one that has moved on or is not
-theirs to move.
+The rules' own refusals (``rules.IllegalMove`` and its kinds) come from the ``Match``; these
+are the requests' own troubles: no such game, a stale page, malformed input.
 """
 
 from __future__ import annotations
+
+from games.rules.errors import IllegalMove, MatchOver, NotHost, OutOfTurn
 
 
 class GameError(Exception):
@@ -20,9 +22,28 @@ class StaleGame(GameError):
     """The request was made against an older state of the game (a double click, a stale tab)."""
 
 
-class NotYourTurn(GameError):
-    pass
-
-
 class GameNotInProgress(GameError):
-    pass
+    """The game has not begun, or is over, for what was asked."""
+
+
+class BadInput(GameError):
+    """A request whose form data is malformed (not something the page itself would send)."""
+
+
+ERROR_STATUS: dict[type[Exception], int] = {
+    # Most specific first: the first kind the error is answers.
+    NotHost: 403,  # only the host may do that
+    OutOfTurn: 409,  # not now: another player is to act
+    MatchOver: 409,
+    StaleGame: 409,
+    GameNotInProgress: 409,
+    BadInput: 400,
+    IllegalMove: 400,  # a move the rules refuse
+    GameError: 409,  # an invitation that cannot be used, a seat taken meanwhile
+}
+
+
+def status_for(error: Exception) -> int:
+    """The status a view answers ``error`` with (409 for any other refusal, such as a licence's:
+    the request is fine, the state of things does not allow it)."""
+    return next((status for kind, status in ERROR_STATUS.items() if isinstance(error, kind)), 409)

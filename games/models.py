@@ -274,6 +274,8 @@ class Move(models.Model):
     points = models.SmallIntegerField(null=True, blank=True)
     yahtzee_bonus = models.PositiveSmallIntegerField(default=0)
     joker = models.BooleanField(default=False)
+    upper_bonus = models.PositiveSmallIntegerField(default=0)
+    """For a scoring, the upper bonus it earned (its column's upper boxes reaching 63)."""
     by_position = models.PositiveSmallIntegerField(null=True, blank=True)
     """For a skip, the seat (its position) of the player who skipped the idle one."""
     created_at = models.DateTimeField(auto_now_add=True)

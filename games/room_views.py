@@ -16,8 +16,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
 from accounts.http import AuthedRequest
-from games import selectors, services
-from games.errors import GameError, GameNotFound, NotYourTurn
+from games import rules, selectors, services
+from games.errors import GameError, GameNotFound, status_for
 from games.models import PlayerKind
 from games.store import SeatedGame
 
@@ -86,8 +86,8 @@ def _room_or_game(request: AuthedRequest, game_id: int) -> HttpResponse:
 def start(request: AuthedRequest, game_id: int) -> HttpResponse:
     try:
         services.begin_game(game_id=game_id, user=request.user)
-    except (GameError, licensing.LicenceError) as exc:
-        status = 403 if isinstance(exc, NotYourTurn) else 409
+    except (GameError, rules.IllegalMove, licensing.LicenceError) as exc:
+        status = status_for(exc)
         return render_room(request, _seated(game_id, request.user), message=str(exc), status=status)
     return _room_or_game(request, game_id)
 
@@ -97,8 +97,8 @@ def start(request: AuthedRequest, game_id: int) -> HttpResponse:
 def revoke(request: AuthedRequest, game_id: int, invitation_id: int) -> HttpResponse:
     try:
         services.revoke_invitation(game_id=game_id, user=request.user, invitation_id=invitation_id)
-    except GameError as exc:
-        status = 403 if isinstance(exc, NotYourTurn) else 409
+    except (GameError, rules.IllegalMove) as exc:
+        status = status_for(exc)
         return render_room(request, _seated(game_id, request.user), message=str(exc), status=status)
     return _room_or_game(request, game_id)
 
@@ -130,7 +130,7 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
                 "number, then open the invitation link again.",
             )
             return HttpResponseRedirect(reverse("accounts:serial"))
-        except GameError as exc:
+        except (GameError, rules.IllegalMove) as exc:
             context: dict[str, object] = {"game": game, "message": str(exc)}
             return render(request, "games/join.html", context, status=409)
         return redirect("games:play", game_id=game.pk)

@@ -10,54 +10,25 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, first_roll, guest_rules, live, rules, selectors, store, strategy
-from games.errors import GameError, GameNotInProgress, NotYourTurn
+from games import guest_rules, rules, selectors, store, strategy
+from games.errors import GameError, GameNotInProgress
 from games.models import (
     TURN_LIMITS,
     Game,
     GameStatus,
     Invitation,
-    Move,
     PlayerKind,
     Seat,
 )
 from games.store import SeatedGame
 from yahtzee_site import prepared
-
-
-class ZeroNeedsConfirmation(GameError):
-    """Scoring would put a zero in the box; the player is asked first."""
-
-    def __init__(self, seated: SeatedGame, box: str, column: int) -> None:
-        self.seated, self.box, self.column = seated, rules.Box(box), column
-        super().__init__(f"Score 0 in {self.box.label}?")
-
-
-def _check_turn(seated: SeatedGame, *, user: User, version: int) -> Seat:
-    game = seated.game
-    game.require_in_play(version)
-    if game.contenders:
-        raise NotYourTurn("Everyone rolls for first before play begins.")
-    seat = seated.current
-    if not seat.played_by(user.pk):
-        raise NotYourTurn(f"It is {seat.display_name}'s turn.")
-    return seat
-
-
-def _save_game(game: Game, *changed: str) -> None:
-    """Write a waiting room's change (``changed``) and move the version on, so stale requests
-    are caught and the pages following the game see it."""
-    game.version += 1
-    prepared.update(game, [*changed, "version", "updated_at"])
-    live.publish(game)
-
 
 MAX_SEATS = 6
 """Six seats at most in a game, however they are filled."""
@@ -149,7 +120,7 @@ def start_game(
     game = Game.objects.create(owner=owner, kind=rules_kind.key, roll_for_first=roll_for_first)
     host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
     seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
-    first_roll.begin(store.seated(game, seats))
+    store.start(store.seated(game, seats))
     return game
 
 
@@ -258,7 +229,7 @@ def join_game(*, token: str, user: User) -> Game:
     seat.save()
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
-    _save_game(game)
+    store.touch(game)
     return game
 
 
@@ -300,14 +271,14 @@ def rematch(*, game_id: int, user: User) -> Game:
         for seat in others
     )
     old.rematch = game
-    _save_game(old, "rematch")
+    store.touch(old, "rematch")
     return game
 
 
 def _hosted(game_id: int, user: User) -> Game:
     game = _waiting_game(game_id)
     if game.owner_id != user.pk:
-        raise NotYourTurn("Only the host can do that.")
+        raise rules.NotHost("Only the host can do that.")
     return game
 
 
@@ -320,7 +291,7 @@ def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     ).update(revoked_at=timezone.now())
     if not withdrawn:
         raise InvitationError("That seat is already taken or withdrawn.")
-    _save_game(game)
+    store.touch(game)
     return game
 
 
@@ -357,236 +328,23 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
         keep.append(seat)
     Seat.objects.bulk_update(keep, ["used_trial_game"])
     _close_ranks(keep)
-    return first_roll.begin(store.seated(seated.game, keep))
+    return store.start(store.seated(seated.game, keep))
 
 
-@prepared.atomic
-def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
-    """The best move for the dice on the table, and the next ones, for the player on turn.
+def leave(table: SeatedGame, user: User) -> SeatedGame:
+    """A player gives up their seat at a game that has not started: it is offered again."""
+    mine = table.seat_of(user)
+    assert mine is not None
+    mine.delete()
+    seats = [seat for seat in table.seats if seat.pk != mine.pk]
+    _close_ranks(seats)
+    store.touch(table.game)
+    return replace(table, seats=seats)
 
-    The hint is counted on the seat: a score played with hints is marked so in the high
-    scores. It changes nothing else, so the game's version stays as it is.
-    """
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    seat = _check_turn(seated, user=user, version=version)
-    turn = seated.game.turn()
-    if not turn.has_rolled:
-        raise rules.IllegalMove("Roll first: a hint weighs the dice on the table.")
-    players = len(seated.seats)
-    found = advice.advisor().hint(
-        seat.sheet(seated.game.rules_kind), turn, players=players, alternatives=2
+
+def close(table: SeatedGame) -> SeatedGame:
+    """The host gives up a game still waiting for players: it ends before it began."""
+    Invitation.objects.filter(game=table.game, revoked_at__isnull=True, seat__isnull=True).update(
+        revoked_at=timezone.now()
     )
-    seat.hints += 1
-    seat.save(update_fields=["hints"])
-    return seated, found
-
-
-@prepared.atomic
-def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
-    """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    _check_turn(seated, user=user, version=version)
-    after, _ = seated.match().hold(seated.game.current_seat, held)
-    return store.save(seated, after)
-
-
-@prepared.atomic
-def roll_dice(
-    *,
-    game_id: int,
-    user: User,
-    version: int,
-    held: Sequence[bool] | None = None,
-    dice_source: rules.DiceSource | None = None,
-) -> SeatedGame:
-    """Roll every die that is not held; ``held``, when given, is applied first."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    _check_turn(seated, user=user, version=version)
-    return roll_for_seat_on_turn(seated, held=held, dice_source=dice_source)
-
-
-def roll_for_seat_on_turn(
-    seated: SeatedGame,
-    *,
-    held: Sequence[bool] | None = None,
-    dice_source: rules.DiceSource | None = None,
-) -> SeatedGame:
-    """The seat on turn holds ``held`` (on a re-roll) and rolls, through the Match: saved and
-    logged. Callers have checked who may act (a person on turn, or the computer's seat)."""
-    position = seated.game.current_seat
-    match = seated.match()
-    if held is not None and match.turn.has_rolled:
-        match, _ = match.hold(position, held)
-    after, rolled = match.roll(position, dice_source or rules.system_dice)
-    record = rules.Roll(dice=rolled.dice, held=rolled.held, roll_number=rolled.roll_number)
-    return replace(store.save(seated, after), record=record, actor=position)
-
-
-@prepared.atomic
-def score_box(
-    *,
-    game_id: int,
-    user: User,
-    version: int,
-    box: str,
-    column: int = 0,
-    confirm_zero: bool = False,
-) -> SeatedGame:
-    """Fill ``box`` with the dice on the table, end the turn, and end the game after the last.
-
-    With ``confirm_zero``, a scoring that would enter a zero raises ``ZeroNeedsConfirmation``
-    instead, changing nothing.
-    """
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    _check_turn(seated, user=user, version=version)
-    position = seated.game.current_seat
-    match = seated.match()
-    if confirm_zero and match.verify_score(position, box, column) == 0:
-        raise ZeroNeedsConfirmation(seated, box, column)
-    return score_for_seat_on_turn(seated, box=box, column=column)
-
-
-def score_for_seat_on_turn(seated: SeatedGame, *, box: str, column: int = 0) -> SeatedGame:
-    """The seat on turn fills ``box`` through the Match: saved and logged, the turn passed on
-    (or the game finished). Callers have checked who may act."""
-    position = seated.game.current_seat
-    after, scored = seated.match().score(position, box, column)
-    return replace(store.save(seated, after), record=scoring_of(scored), actor=position)
-
-
-@prepared.atomic
-def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
-    """Take back the box just filled: the card, the dice and the rolls left are as they were
-    before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    game = seated.game
-    game.require_in_play(version)
-    match = seated.match()
-    if match.undo is None or match.undo.current is None:
-        raise rules.IllegalMove("There is no box to take back: the dice have moved on.")
-    scorer = match.undo.current
-    seat = seated.seats[scorer]
-    if not seat.played_by(user.pk):
-        raise NotYourTurn(f"Only {seat.display_name} can take back that box.")
-    after, _ = match.undo_scoring(scorer)
-    return store.save(seated, after)
-
-
-def scoring_of(scored: rules.Scored) -> rules.Scoring:
-    """A Match's ``Scored`` event as the log and the pages read a scoring."""
-    return rules.Scoring(
-        column=scored.column,
-        box=scored.box,
-        points=scored.points,
-        yahtzee_bonus=scored.yahtzee_bonus,
-        dice=scored.dice,
-        joker=scored.joker,
-        upper_bonus=scored.upper_bonus,
-    )
-
-
-# --- Leaving a game in play: resign, or skip an idle player ---------------------------------
-
-
-@prepared.atomic
-def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
-    """Leave a game in play for good: the seat is passed over from now on and its score never
-    entered. The others play on; when nobody is left, the game ends as abandoned."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    game = seated.game
-    game.require_in_play(version)
-    mine = seated.seat_of(user)
-    if mine is None or mine.resigned:
-        raise rules.IllegalMove("You have resigned from this game already.")
-    if sum(1 for s in seated.seats if not s.resigned) < 2:
-        raise rules.IllegalMove("You are the last player left: abandon the game instead.")
-    after, _ = seated.match().resign(seated.seats.index(mine))
-    return store.save(seated, after)
-
-
-@prepared.atomic
-def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
-    """Skip the player on turn, idle past the game's time limit: a zero where the rules say
-    (``rules.skipped_box``), then the next player; during the draw for first, every player
-    still to throw leaves the draw. Any other player at the table may do it."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    game = seated.game
-    game.require_in_play(version)
-    if game.turn_limit is None:
-        raise rules.IllegalMove("This game has no time limit: nobody can be skipped.")
-    match = seated.match()
-    if match.phase is rules.MatchPhase.ROLLING_FOR_FIRST:
-        idle = [
-            s
-            for s in match.contenders
-            if match.first_rolls[s] is None and not seated.seats[s].played_by(user.pk)
-        ]
-    else:
-        idle = [game.current_seat]
-    seat = seated.seats[idle[0]] if idle else seated.current
-    if not idle or seat.played_by(user.pk):
-        raise rules.IllegalMove("You cannot skip your own turn.")
-    if seat.player_kind != PlayerKind.HUMAN and match.phase is rules.MatchPhase.PLAYING:
-        raise rules.IllegalMove("Only a player on another device can be skipped.")
-    waited = (timezone.now() - game.updated_at).total_seconds()
-    if waited < game.turn_limit:
-        wait = int(game.turn_limit - waited) + 1
-        raise rules.IllegalMove(
-            f"{seat.display_name} has {wait} more second{'s' if wait != 1 else ''} to play."
-        )
-    mine = seated.seat_of(user)
-    if mine is None or mine.resigned:
-        raise rules.IllegalMove("Only a player still in the game can skip another.")
-    by = seated.seats.index(mine)
-    for position in idle:
-        match, _ = match.skip(position, by=by)
-    return store.save(seated, match)
-
-
-@dataclass(frozen=True)
-class Abandoned:
-    seated: SeatedGame
-    trial_games_given_back: int
-    """Trial games returned because the game ended before its first roll."""
-    left: bool = False
-    """Only the caller's seat was given up (a player leaving a game that has not started)."""
-
-
-@prepared.atomic
-def abandon_game(*, game_id: int, user: User) -> Abandoned:
-    """End an unfinished game for good; it records no score. Only its host ends it for all;
-    another player may leave a game that has not started yet, freeing the seat.
-
-    A game abandoned before its first roll gives back the trial games it used: nothing was
-    played. The game row stays locked until the end, so it gives them back at most once.
-    """
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
-    game = seated.game
-    if game.status not in (GameStatus.IN_PROGRESS, GameStatus.WAITING):
-        raise GameNotInProgress("Only a game in progress can be abandoned.")
-    if game.owner_id != user.pk:
-        if game.status != GameStatus.WAITING:
-            raise NotYourTurn("Only the host can end the game for everyone.")
-        mine = seated.seat_of(user)
-        assert mine is not None
-        mine.delete()
-        _close_ranks([seat for seat in seated.seats if seat.pk != mine.pk])
-        _save_game(game)
-        return Abandoned(seated=seated, trial_games_given_back=0, left=True)
-    unplayed = not Move.objects.filter(game=game).exists()
-    if game.status == GameStatus.WAITING:
-        seated = store.close_waiting(seated)
-    else:
-        host = seated.position_of(user)
-        assert host is not None
-        after, _ = seated.match().end(host)
-        seated = store.save(seated, after)
-    given_back = 0
-    for seat in seated.seats:
-        if unplayed and seat.used_trial_game and seat.user_id is not None:
-            licensing.give_back_trial_game(user_id=seat.user_id)
-            seat.used_trial_game = False
-            given_back += 1
-    if given_back:
-        Seat.objects.bulk_update(seated.seats, ["used_trial_game"])
-    return Abandoned(seated=seated, trial_games_given_back=given_back)
+    return store.close_waiting(table)

@@ -3,28 +3,28 @@
 ``load`` reads a game and its seats (locked for a write) and rebuilds the match they keep;
 ``save`` takes the match an action made and writes what changed: the game row's turn, draw,
 status and round, each seat's card, state and on-turn flag, the high-score rows of a game that
-just finished, and the match's new events as ``Move`` rows. Every state column is written here
-and nowhere else, derived from the match in one place, so the game can never live twice.
-After the commit, every open page of the game learns of the change (``live.publish``).
+has just finished, and the match's new events as ``Move`` rows (``games.moves``). Every state
+column is written here and nowhere else, derived from the match in one place, and after the
+commit every open page of the game learns of the change (``live.publish``), whatever it was.
 
 A loaded match carries only the end of its log that the rules may still need (the scoring an
-undo would take back); the whole log is the ``Move`` table, which ``events`` reads back.
+undo would take back); the whole log is the ``Move`` table, which ``replay`` plays again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games import live, rules
+from games import live, moves, rules
 from games.errors import GameNotFound
-from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Score, Seat
+from games.models import Game, GameStatus, Move, PlayerKind, Score, Seat
 from yahtzee_site import prepared
 
 # --- A game and its seats, as loaded --------------------------------------------------------
@@ -32,8 +32,8 @@ from yahtzee_site import prepared
 
 @dataclass(frozen=True)
 class SeatedGame:
-    """A game with its seats loaded, and the match they keep (``None`` while the game waits
-    for players: it has no match until its host starts it)."""
+    """A game with its seats loaded, and the match they keep (``loaded``; ``None`` while the
+    game waits for players: it has no match until its host starts it)."""
 
     game: Game
     seats: list[Seat]
@@ -53,18 +53,11 @@ class SeatedGame:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
     def position_of(self, user: User) -> int | None:
-        """The place of ``user``'s own seat at the table (not a guest's they play for)."""
-        return next(
-            (
-                position
-                for position, seat in enumerate(self.seats)
-                if seat.user_id == user.pk and seat.player_kind != PlayerKind.GUEST
-            ),
-            None,
-        )
+        """The place at the table of ``user``'s own seat (``None``: not seated)."""
+        return next((p for p, seat in enumerate(self.seats) if seat.user_id == user.pk), None)
 
     def match(self) -> rules.Match:
-        """The game as the rules see it (raises for a game still waiting for players)."""
+        """The game as the rules see it (a game still waiting for players has none)."""
         if self.loaded is None:
             raise ValueError("A game waiting for players has no match yet.")
         return self.loaded
@@ -120,13 +113,30 @@ _PHASE_OF_STATUS = {
 }
 
 
+def setup(game: Game, seats: Sequence[Seat]) -> rules.Started:
+    """How the rows say the match was set up: its kind, the seats and who plays each (a
+    person's own seat, the host's for a guest at the host's screen, the computer's), the draw
+    for first, the turn limit."""
+    host = next(
+        (p for p, seat in enumerate(seats) if seat.user_id == game.owner_id and seat.user_id),
+        0,
+    )
+    players = tuple(
+        host if seat.player_kind == PlayerKind.GUEST
+        else None if seat.player_kind == PlayerKind.COMPUTER
+        else position
+        for position, seat in enumerate(seats)
+    )  # fmt: skip
+    return rules.Started(game.kind, len(seats), game.roll_for_first, host, players, game.turn_limit)
+
+
 def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
     """The match the rows keep: every seat's sheet and state, the draw for first while it
     lasts, who went first, the seat on turn and its turn, and the scoring an undo may take
     back. ``None`` for a game still waiting for players."""
     if game.status == GameStatus.WAITING:
         return None
-    kind = game.rules_kind
+    kind, started = game.rules_kind, setup(game, seats)
     phase = _PHASE_OF_STATUS.get(GameStatus(game.status), rules.MatchPhase.PLAYING)
     drawing = phase is rules.MatchPhase.PLAYING and bool(game.contenders)
     if drawing:
@@ -137,7 +147,7 @@ def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
         states=tuple(
             rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING for seat in seats
         ),
-        host=host_of(game, seats),
+        host=started.host,
         phase=phase,
         first=None if drawing else game.first_seat,
         current=None if drawing or phase is rules.MatchPhase.FINISHED else game.current_seat,
@@ -147,22 +157,12 @@ def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
             tuple(game.first_rolls[str(s)]) if str(s) in game.first_rolls else None
             for s in range(len(seats))
         ),
+        players=started.players,
+        turn_limit=started.turn_limit,
     )
     if game.undo and phase is rules.MatchPhase.PLAYING:
         return _with_undo(now, game.undo)
     return now
-
-
-def host_of(game: Game, seats: Sequence[Seat]) -> int:
-    """The host's place at the table: the owner's own seat (0 unless they have left it)."""
-    return next(
-        (
-            position
-            for position, seat in enumerate(seats)
-            if seat.user_id == game.owner_id and seat.player_kind == PlayerKind.HUMAN
-        ),
-        0,
-    )
 
 
 def _sheet(seat: Seat, kind: rules.GameKind) -> rules.Sheet:
@@ -253,16 +253,6 @@ def _undo_kept(match: rules.Match) -> dict[str, Any] | None:
     }
 
 
-def can_act(match: rules.Match, position: int) -> bool:
-    """Whether the seat at ``position`` has a move to make now: on turn in play, or still to
-    throw in the draw for first. What a seat's ``on_turn`` flag keeps for an account."""
-    if match.phase is rules.MatchPhase.PLAYING:
-        return match.current == position
-    if match.phase is rules.MatchPhase.ROLLING_FOR_FIRST:
-        return position in match.contenders and match.first_rolls[position] is None
-    return False
-
-
 def _seat_columns(match: rules.Match, position: int, seat: Seat) -> dict[str, Any]:
     """A seat's state columns as ``match`` has them."""
     sheet = match.sheets[position]
@@ -273,8 +263,9 @@ def _seat_columns(match: rules.Match, position: int, seat: Seat) -> dict[str, An
         "yahtzees": sheet.yahtzees,
         "resigned": resigned,
         "game_over": match.is_over or resigned,
-        # Only an account's seat: guests and computers have no dashboard to put first.
-        "on_turn": seat.user_id is not None and can_act(match, position),
+        # The dashboard's copy of "a move of yours is awaited" (an account's seat on turn, or
+        # still to throw for first): guests and computers have no dashboard.
+        "on_turn": seat.user_id is not None and match.can_act(position),
     }
     if match.phase is rules.MatchPhase.FINISHED:
         columns["grand_total"] = sheet.grand_total
@@ -292,164 +283,101 @@ def _changed(instance: Game | Seat, columns: dict[str, Any]) -> list[str]:
 
 
 def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
-    """Write what ``after`` changed of the loaded game (call inside the action's transaction,
-    with the game row locked): state columns, new events as ``Move`` rows, and, when the match
-    has just finished, each seat's result in the high scores. Every open page of the game is
-    told once the transaction commits. Returns the table as it now stands."""
-    game, seats = table.game, table.seats
-    before = table.loaded
-    events = after.log[len(before.log) :] if before is not None else after.log
-    now = timezone.now()
+    """Write what ``after`` changed of the loaded game (inside the action's transaction, the
+    game row locked): state columns, new events as ``Move`` rows numbered by the version each
+    made, and, when the match has just finished, each seat's result in the high scores. Every
+    open page of the game is told once the transaction commits. The table as it now stands."""
+    game, seats, before = table.game, table.seats, table.loaded
+    new_events = after.log[len(before.log) :] if before is not None else after.log
+    logged = [e for e in new_events if not isinstance(e, moves.NOT_KEPT)]
     changed = _changed(game, _game_columns(after, game))
-    finished_now = after.is_over and "status" in changed
-    if finished_now:
-        game.finished_at = now
+    if after.is_over and "status" in changed:
+        game.finished_at = timezone.now()
         changed.append("finished_at")
-    seat_changes = [(seat, _changed(seat, _seat_columns(after, p, seat))) for p, seat in
-                    enumerate(seats)]  # fmt: skip
-    # A hold is kept in the game row until the roll it leads to logs it (``events`` reads it
-    # back); how the match was set up is the game row's kind, seats and draw.
-    logged = [e for e in events if not isinstance(e, rules.HeldDice | rules.Started)]
+    seat_changes = [(s, _changed(s, _seat_columns(after, p, s))) for p, s in enumerate(seats)]
     # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.
     shown = changed or logged or any(set(fields) - {"on_turn"} for _, fields in seat_changes)
-    first_seq = game.version + 1
     if shown:
+        first_seq = game.version + 1
         game.version += max(1, len(logged))
         prepared.update(game, [*changed, "version", "updated_at"])
     for seat, fields in seat_changes:
         if fields:
             prepared.update(seat, fields)
-    for seq, event in enumerate(logged, start=first_seq):
-        prepared.insert(_move(game, seats, seq, event, before=before or after, after=after))
-    if after.phase is rules.MatchPhase.FINISHED and finished_now:
+    round_before = (before or after).round
+    for seq, event in enumerate(logged, start=first_seq if shown else 0):
+        seat = seats[moves.seat_of(event)]
+        round = after.round if isinstance(event, rules.Undone) else round_before
+        prepared.insert(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
+    if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
         _record_scores(game, seats, after)
     if shown:
         live.publish(game)
     return replace(table, loaded=after)
 
 
+def start(table: SeatedGame) -> SeatedGame:
+    """The match of a game whose seats are set begins (computer players throw for first at
+    once, when the game rolls for it)."""
+    started = setup(table.game, table.seats)
+    match = rules.Match.start(
+        table.game.rules_kind,
+        started.seats,
+        roll_for_first=started.roll_for_first,
+        host=started.host,
+        players=started.players,
+        turn_limit=started.turn_limit,
+        dice=rules.system_dice,
+    )
+    return save(replace(table, loaded=None), match)
+
+
+def touch(game: Game, *changed: str) -> None:
+    """A change to a game before its match begins (a seat taken, an invitation withdrawn, a
+    rematch offered), with the fields it ``changed``: the version moves on, every page is told."""
+    game.version += 1
+    prepared.update(game, [*changed, "version", "updated_at"])
+    live.publish(game)
+
+
 def close_waiting(table: SeatedGame) -> SeatedGame:
-    """The host gives up a game still waiting for players: it ends before it began (no match
-    was ever played, so there is nothing else to write)."""
+    """The host gives up a game still waiting for players: it ends before it began."""
     game = table.game
     game.status, game.finished_at = GameStatus.ABANDONED, timezone.now()
-    game.version += 1
-    prepared.update(game, ["status", "finished_at", "version", "updated_at"])
+    touch(game, "status", "finished_at")
     for seat in table.seats:
         seat.game_over = True
     Seat.objects.filter(game=game).update(game_over=True)
-    live.publish(game)
     return table
 
 
-# --- Events <-> Move rows: one mapping, both ways --------------------------------------------
+def count_hint(table: SeatedGame, position: int) -> None:
+    """A hint was shown to the seat at ``position``: a score played with hints is marked."""
+    seat = table.seats[position]
+    Seat.objects.filter(pk=seat.pk).update(hints=F("hints") + 1)
+    seat.hints += 1
 
 
-def _move(
-    game: Game,
-    seats: Sequence[Seat],
-    seq: int,
-    event: rules.MatchEvent,
-    *,
-    before: rules.Match,
-    after: rules.Match,
-) -> Move:
-    """The ``Move`` row of ``event``, numbered ``seq`` (the version it made)."""
-    fields: dict[str, Any]
-    match event:
-        case rules.FirstRoll(seat=seat, dice=dice):
-            fields = {"action": MoveAction.FIRST, "dice": list(dice), "round": 0}
-        case rules.Rolled(seat=seat, dice=dice, held=held, roll_number=number):
-            fields = {
-                "action": MoveAction.ROLL,
-                "dice": list(dice),
-                "held": list(held),
-                "roll_number": number,
-            }
-        case rules.Scored(seat=seat):
-            fields = {
-                "action": MoveAction.SCORE,
-                "dice": list(event.dice),
-                "column": event.column,
-                "box": str(event.box),
-                "points": event.points,
-                "yahtzee_bonus": event.yahtzee_bonus,
-                "joker": event.joker,
-            }
-        case rules.Undone(seat=seat, column=column, box=box):
-            taken_back = before.log[-1] if before.log else None
-            points = taken_back.points if isinstance(taken_back, rules.Scored) else None
-            fields = {
-                "action": MoveAction.UNDO,
-                "dice": list(after.turn.dice or ()),
-                "column": column,
-                "box": str(box),
-                "points": points,
-                "round": after.round,
-            }
-        case rules.Resigned(seat=seat):
-            fields = {"action": MoveAction.RESIGN, "dice": []}
-        case rules.Skipped(seat=seat, by=by, column=column, box=box):
-            fields = {
-                "action": MoveAction.SKIP,
-                "dice": [],
-                "column": column,
-                "box": str(box) if box is not None else "",
-                "points": 0 if box is not None else None,
-                "by_position": by,
-            }
-        case rules.Ended(by=seat):
-            fields = {"action": MoveAction.END, "dice": []}
-        case _:
-            raise ValueError(f"{event!r} is not kept as a move.")
-    fields.setdefault("round", before.round)
-    return Move(game=game, seat=seats[seat], seq=seq, **fields)
+def replay(game: Game) -> rules.Match:
+    """The match ``game``'s ``Move`` log makes, played again through the rules (``Match.replay``)
+    with every outcome checked; ``moves.ReplayMismatch`` says at which move it does not."""
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    positions = {seat.pk: seat.position for seat in seats}
+    at: list[Move] = []
 
+    def log() -> Iterator[rules.MatchEvent]:
+        yield setup(game, seats)
+        for move in Move.objects.filter(game=game).order_by("seq"):
+            at[:] = [move]
+            yield from moves.events_of(move, positions[move.seat_id])
 
-def events(
-    game: Game, moves: Iterable[Move], positions: dict[int, int]
-) -> Iterator[rules.MatchEvent]:
-    """The match's log as ``moves`` keep it (``positions``: seat id -> place at the table),
-    from ``Started``: what ``rules.Match.replay`` rebuilds the game from. A re-roll's row
-    holds the dice kept through it: the hold is read back as the event before the roll."""
-    seats = len(positions)
-    host = 0
-    yield rules.Started(game.kind, seats, game.roll_for_first, host)
-    for move in moves:
-        seat = positions[move.seat_id]
-        match move.action:
-            case MoveAction.FIRST:
-                yield rules.FirstRoll(seat, tuple(move.dice))
-            case MoveAction.ROLL:
-                if (move.roll_number or 0) > 1:
-                    yield rules.HeldDice(seat, tuple(move.held))
-                yield rules.Rolled(seat, tuple(move.dice), tuple(move.held), move.roll_number or 0)
-            case MoveAction.SCORE:
-                yield _scored(seat, move)
-            case MoveAction.UNDO:
-                yield rules.Undone(seat, move.column or 0, move.box)
-            case MoveAction.RESIGN:
-                yield rules.Resigned(seat)
-            case MoveAction.SKIP:
-                if move.by_position is None:
-                    raise ValueError(f"Move {move.seq}: a skip that does not say who skipped.")
-                yield rules.Skipped(seat, move.by_position, move.column, move.box or None)
-            case MoveAction.END:
-                yield rules.Ended(seat)
-            case _:
-                raise ValueError(f"Move {move.seq}: no such action {move.action!r}.")
-
-
-def _scored(seat: int, move: Move) -> rules.Scored:
-    return rules.Scored(
-        seat,
-        move.column or 0,
-        move.box,
-        move.points or 0,
-        tuple(move.dice),
-        move.yahtzee_bonus,
-        move.joker,
-    )
+    try:
+        return rules.Match.replay(log())
+    except moves.ReplayMismatch:
+        raise
+    except ValueError as refused:  # the rules' IllegalMove, or an outcome that differs
+        where = f"Move {at[0].seq} ({at[0].action})" if at else "The log's start"
+        raise moves.ReplayMismatch(f"{where}: {refused}") from refused
 
 
 # --- High scores ------------------------------------------------------------------------------

@@ -42,10 +42,9 @@ from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES, User
 from games import charts, dashboard_html, live, room_views, rules, selectors, services
-from games.computer import play as play_computer
-from games.errors import GameNotFound, GameNotInProgress, NotYourTurn, StaleGame
-from games.first_roll import roll_for_first
+from games.errors import ERROR_STATUS, BadInput, GameNotFound, status_for
 from games.models import KIND_CHOICES, GameStatus, HighScorePeriod, PlayerKind, Score
+from games.play import actions as play
 from games.presenters import (
     PLAYER_KINDS,
     finished_rows,
@@ -57,27 +56,6 @@ from games.presenters import (
     new_game_choices,
 )
 from games.store import SeatedGame
-
-
-class BadInput(Exception):
-    """A request whose form data is malformed (not something the page itself would send)."""
-
-
-ERROR_STATUS: dict[type[Exception], int] = {
-    # The Match's refusals that mean "not now" (before IllegalMove, which they refine).
-    rules.OutOfTurn: 409,
-    rules.MatchOver: 409,
-    BadInput: 400,
-    rules.IllegalMove: 400,
-    StaleGame: 409,
-    NotYourTurn: 409,
-    GameNotInProgress: 409,
-}
-
-
-def _status_for(error: Exception) -> int:
-    return next(status for kind, status in ERROR_STATUS.items() if isinstance(error, kind))
-
 
 GameAction = Callable[[AuthedRequest, int], SeatedGame | HttpResponse]
 
@@ -97,7 +75,7 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
             raise Http404(str(exc)) from exc
         except tuple(ERROR_STATUS) as exc:
             seated = _seated_or_404(game_id, request.user)
-            return render_game(request, seated, message=str(exc), status=_status_for(exc))
+            return render_game(request, seated, message=str(exc), status=status_for(exc))
         if isinstance(result, HttpResponse):
             return result
         if request.htmx:
@@ -358,7 +336,7 @@ def _revalidate_always(response: HttpResponseBase) -> None:
 @game_action
 def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     """The computer's next step, or (``all``) its steps until a person is on turn."""
-    return play_computer(
+    return play.play_computer(
         game_id=game_id,
         user=request.user,
         version=_version(request),
@@ -368,14 +346,14 @@ def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 @game_action
 def resign(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    services.resign(game_id=game_id, user=request.user, version=_version(request))
+    play.resign(game_id=game_id, user=request.user, version=_version(request))
     messages.info(request, "You resigned: the others play on. Your score is not entered.")
     return _to(request, reverse("games:dashboard"))
 
 
 @game_action
 def skip(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    return services.skip_turn(game_id=game_id, user=request.user, version=_version(request))
+    return play.skip_turn(game_id=game_id, user=request.user, version=_version(request))
 
 
 def _to(request: AuthedRequest, url: str) -> HttpResponse:
@@ -398,19 +376,17 @@ def rematch(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 @game_action
 def first(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     """Throw for first (for each seat the player plays that has still to throw)."""
-    return roll_for_first(game_id=game_id, user=request.user, version=_version(request))
+    return play.throw_for_first(game_id=game_id, user=request.user)
 
 
 @game_action
 def undo(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    return services.undo_score(game_id=game_id, user=request.user, version=_version(request))
+    return play.undo_score(game_id=game_id, user=request.user, version=_version(request))
 
 
 @game_action
 def hint(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    seated, found = services.take_hint(
-        game_id=game_id, user=request.user, version=_version(request)
-    )
+    seated, found = play.take_hint(game_id=game_id, user=request.user, version=_version(request))
     shown = hint_context(found, columns=seated.game.rules_kind.columns)
     if request.htmx:
         # Only the hint panel: the rest of the game has not changed.
@@ -421,7 +397,7 @@ def hint(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 @game_action
 def hold(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    seated = services.set_held(
+    seated = play.set_held(
         game_id=game_id, user=request.user, version=_version(request), held=_held(request)
     )
     if request.htmx:
@@ -433,7 +409,7 @@ def hold(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 @game_action
 def roll(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    seated = services.roll_dice(
+    seated = play.roll_dice(
         game_id=game_id, user=request.user, version=_version(request), held=_held(request)
     )
     if request.htmx:
@@ -451,7 +427,7 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     chosen = request.POST.get("box") or request.POST.get("confirmed", "")
     box, column = _slot(chosen)
     try:
-        seated = services.score_box(
+        seated = play.score_box(
             game_id=game_id,
             user=user,
             version=_version(request),
@@ -459,7 +435,7 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
             column=column,
             confirm_zero=user.confirm_zero and request.POST.get("confirmed") != chosen,
         )
-    except services.ZeroNeedsConfirmation as ask:
+    except play.ZeroNeedsConfirmation as ask:
         confirm = {"box": ask.box, "column": ask.column, "label": ask.box.label}
         return render_game(request, ask.seated, confirm=confirm)
     if request.htmx:
@@ -489,7 +465,7 @@ def abandon_page(request: AuthedRequest, game_id: int) -> HttpResponse:
 
 @game_action
 def abandon(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    ended = services.abandon_game(game_id=game_id, user=request.user)
+    ended = play.abandon_game(game_id=game_id, user=request.user)
     news = "You left the game." if ended.left else "Game abandoned — no score recorded."
     if ended.trial_games_given_back:
         news += " It ended before the first roll, so your trial game was given back."

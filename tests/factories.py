@@ -16,8 +16,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, services, store
+from games import rules, store
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
+from games.play import actions as play
 
 PASSWORD = "dice-roll-full-house-42"
 """Every ``make_user`` player's password."""
@@ -79,7 +80,7 @@ def roll_now(
 ) -> store.SeatedGame:
     """Roll scripted ``dice`` in ``game`` as ``user``, at the game's current version."""
     game.refresh_from_db()
-    return services.roll_dice(
+    return play.roll_dice(
         game_id=game.pk,
         user=user,
         version=game.version,
@@ -91,9 +92,7 @@ def roll_now(
 def score_now(game: Game, user: User, box: str, column: int = 0) -> store.SeatedGame:
     """Score ``box`` in ``game`` as ``user``, at the game's current version."""
     game.refresh_from_db()
-    return services.score_box(
-        game_id=game.pk, user=user, version=game.version, box=box, column=column
-    )
+    return play.score_box(game_id=game.pk, user=user, version=game.version, box=box, column=column)
 
 
 def fill_card(game: Game, card: dict[str, int], yahtzee_bonuses: int = 0) -> None:

@@ -40,10 +40,7 @@ class UnknownSeat(IllegalMove):
 
 
 class OutOfTurn(IllegalMove):
-    """Another seat is to act now (or who goes first is being rolled for, or already decided).
-
-    Named apart from ``games.errors.NotYourTurn``, the service's check of who sent the request.
-    """
+    """Another seat is to act now (or who goes first is being rolled for, or already decided)."""
 
 
 class SeatResigned(IllegalMove):

@@ -66,11 +66,12 @@ class Scored:
 
 @dataclass(frozen=True)
 class Undone:
-    """The seat that had just scored took that box back."""
+    """The seat that had just scored took that box back (and the ``points`` it had made)."""
 
     seat: int
     column: int
     box: str
+    points: int = 0
 
 
 @dataclass(frozen=True)

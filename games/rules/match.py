@@ -486,7 +486,7 @@ class Match:
         self.verify_undo(seat)
         assert self.undo is not None
         scored = next(e for e in reversed(self.log) if isinstance(e, Scored))
-        event = Undone(seat, scored.column, scored.box)
+        event = Undone(seat, scored.column, scored.box, scored.points)
         return replace(self.undo, log=(*self.log, event)), event
 
     # --- Resign, skip, end --------------------------------------------------------------------

@@ -31,6 +31,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import rules, services
 from games.models import Game, GameStatus, MoveAction
+from games.play import actions as play
 from tests.browser.conftest import (
     PASSWORD,
     BrowserProblems,
@@ -448,14 +449,14 @@ def some_scores(player: User | None = None) -> User:
 
 def roll_now(game_id: int, user: User, *dice: int) -> None:
     game = Game.objects.get(pk=game_id)
-    services.roll_dice(
+    play.roll_dice(
         game_id=game_id, user=user, version=game.version, dice_source=ScriptedDice(*dice)
     )
 
 
 def score_now(game_id: int, user: User, box: str, column: int = 0) -> None:
     game = Game.objects.get(pk=game_id)
-    services.score_box(game_id=game_id, user=user, version=game.version, box=box, column=column)
+    play.score_box(game_id=game_id, user=user, version=game.version, box=box, column=column)
 
 
 def joker_game(user: User) -> int:

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
+from games.play import actions as play
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
 from tests.factories import ScriptedDice
 
@@ -23,7 +24,7 @@ def test_a_hint_by_key_and_its_hold_applied_with_one_tap(
     game_id = start_game(page, site)
     from games import services
 
-    real_roll = services.roll_dice
+    real_roll = play.roll_dice
 
     def scripted(**kwargs):  # the first throw: three 4s, a 1 and a 2
         kwargs["dice_source"] = ScriptedDice(4, 1, 4, 2, 4)

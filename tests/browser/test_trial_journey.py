@@ -14,8 +14,9 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games import rules, services
+from games import rules
 from games.models import Game, GameStatus
+from games.play import actions as play
 from tests.browser.conftest import BrowserProblems, post, sign_up, start_game
 from tests.factories import ScriptedDice
 
@@ -26,13 +27,13 @@ pytestmark = pytest.mark.browser
 def fill_all_but_chance(game_id: int, user: User) -> None:
     for box in rules.CATEGORIES[:-1]:
         game = Game.objects.get(pk=game_id)
-        services.roll_dice(
+        play.roll_dice(
             game_id=game_id,
             user=user,
             version=game.version,
             dice_source=ScriptedDice(1, 2, 3, 4, 6),
         )
-        services.score_box(game_id=game_id, user=user, version=game.version + 1, box=box)
+        play.score_box(game_id=game_id, user=user, version=game.version + 1, box=box)
 
 
 def finish_in_the_browser(page: Page, game_id: int) -> None:

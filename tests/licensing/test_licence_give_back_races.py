@@ -12,9 +12,9 @@ import pytest
 
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
-from games import services
-from games.errors import GameNotInProgress
+from games import rules, services
 from games.models import Seat
+from games.play import actions as play
 from tests.licensing.licensing_support import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,11 +35,11 @@ def test_ten_abandons_of_one_unplayed_game_give_back_one_trial_game(
     player = make_user("alice")
     game = services.start_game(owner=player)
 
-    results = run_together(10, lambda i: services.abandon_game(game_id=game.pk, user=player))
+    results = run_together(10, lambda i: play.abandon_game(game_id=game.pk, user=player))
 
-    given_back = [r.trial_games_given_back for r in results if isinstance(r, services.Abandoned)]
+    given_back = [r.trial_games_given_back for r in results if isinstance(r, play.Abandoned)]
     assert given_back == [1]
-    assert sum(isinstance(r, GameNotInProgress) for r in results) == 9, results
+    assert sum(isinstance(r, rules.MatchOver) for r in results) == 9, results
     assert used(player) == 0
 
 
@@ -53,12 +53,12 @@ def test_abandons_racing_new_games_at_the_trial_limit_keep_the_count_true(
 
     def act(i: int) -> object:
         if i < 4:
-            return services.abandon_game(game_id=unplayed.pk, user=player)
+            return play.abandon_game(game_id=unplayed.pk, user=player)
         return services.start_game(owner=player)
 
     results = run_together(12, act)
 
-    started = sum(not isinstance(r, Exception) and not isinstance(r, services.Abandoned)
+    started = sum(not isinstance(r, Exception) and not isinstance(r, play.Abandoned)
                   for r in results)  # fmt: skip
     refused = sum(isinstance(r, licensing.TrialOver) for r in results)
     assert started + refused == 8, results

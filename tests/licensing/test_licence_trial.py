@@ -9,19 +9,19 @@ import pytest
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
 from games import rules, selectors, services
-from games.errors import GameNotInProgress
 from games.models import Game, GameStatus
+from games.play import actions as play
 from tests.factories import ScriptedDice, roll_now
 
 
 def play_turn(game: Game, user: User, box: str) -> None:
     """Roll 1-2-3-4-5 (legal in every box, no joker) and score it in ``box``."""
     game.refresh_from_db()
-    services.roll_dice(
+    play.roll_dice(
         game_id=game.pk, user=user, version=game.version, dice_source=ScriptedDice(1, 2, 3, 4, 5)
     )
     game.refresh_from_db()
-    services.score_box(game_id=game.pk, user=user, version=game.version, box=box)
+    play.score_box(game_id=game.pk, user=user, version=game.version, box=box)
 
 
 def trial_games_used(user: User) -> int:
@@ -66,7 +66,7 @@ def test_abandoning_a_game_after_its_first_roll_gives_no_trial_game_back(
 ) -> None:
     roll_now(game, player, 1, 2, 3, 4, 6)
 
-    ended = services.abandon_game(game_id=game.pk, user=player)
+    ended = play.abandon_game(game_id=game.pk, user=player)
 
     assert trial_games_used(player) == 1
     assert ended.trial_games_given_back == 0
@@ -75,7 +75,7 @@ def test_abandoning_a_game_after_its_first_roll_gives_no_trial_game_back(
 def test_abandoning_a_game_before_its_first_roll_gives_the_trial_game_back(
     player: User, game: Game
 ) -> None:
-    ended = services.abandon_game(game_id=game.pk, user=player)
+    ended = play.abandon_game(game_id=game.pk, user=player)
 
     assert trial_games_used(player) == 0
     assert ended.trial_games_given_back == 1
@@ -85,16 +85,16 @@ def test_an_unrolled_game_of_a_registered_player_gives_nothing_back(player: User
     register(player)
     game = services.start_game(owner=player)
 
-    services.abandon_game(game_id=game.pk, user=player)
+    play.abandon_game(game_id=game.pk, user=player)
 
     assert trial_games_used(player) == 0
     assert not game.seats.get().used_trial_game
 
 
 def test_a_game_gives_its_trial_game_back_once_only(player: User, game: Game) -> None:
-    services.abandon_game(game_id=game.pk, user=player)
-    with pytest.raises(GameNotInProgress):
-        services.abandon_game(game_id=game.pk, user=player)
+    play.abandon_game(game_id=game.pk, user=player)
+    with pytest.raises(rules.MatchOver, match=r"^The game was ended\.$"):
+        play.abandon_game(game_id=game.pk, user=player)
 
     assert trial_games_used(player) == 0
 
@@ -128,7 +128,7 @@ def test_with_one_trial_game_left_one_more_game_starts_and_then_none(
 def test_a_given_back_trial_game_can_start_another(player: User, trial_left) -> None:
     trial_left(player, 1)
     unplayed = services.start_game(owner=player)
-    services.abandon_game(game_id=unplayed.pk, user=player)
+    play.abandon_game(game_id=unplayed.pk, user=player)
 
     services.start_game(owner=player)
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
-from games import first_roll, services
+from games import services
 from games.models import Game, GameStatus, Move, MoveAction
-from tests.factories import ScriptedDice, make_user, roll_now, score_now
+from games.play import actions as play
+from tests.factories import ScriptedDice, client_for, make_user, roll_now, score_now
 from tests.online.test_replay import assert_replays
 
 
@@ -27,19 +29,13 @@ def table_of(host, *others, limit: int | None = None) -> Game:
     return game
 
 
-def throw(game: Game, user, *dice: int, version: int | None = None):
-    game.refresh_from_db()
-    return first_roll.roll_for_first(
-        game_id=game.pk,
-        user=user,
-        version=game.version if version is None else version,
-        dice_source=ScriptedDice(*dice),
-    )
+def throw(game: Game, user, *dice: int):
+    return play.throw_for_first(game_id=game.pk, user=user, dice_source=ScriptedDice(*dice))
 
 
 def resign(game: Game, user) -> None:
     game.refresh_from_db()
-    services.resign(game_id=game.pk, user=user, version=game.version)
+    play.resign(game_id=game.pk, user=user, version=game.version)
 
 
 def idle_for(game: Game, seconds: int) -> None:
@@ -103,7 +99,7 @@ def test_an_idle_player_who_never_throws_can_be_skipped_out_of_the_draw(player, 
     throw(game, player, 4, 4, 4, 4, 4)
     idle_for(game, 61)
 
-    services.skip_turn(game_id=game.pk, user=player, version=game.version)
+    play.skip_turn(game_id=game.pk, user=player, version=game.version)
 
     game.refresh_from_db()
     assert (game.contenders, game.current_seat) == ([], 0)
@@ -113,13 +109,20 @@ def test_an_idle_player_who_never_throws_can_be_skipped_out_of_the_draw(player, 
     assert_replays(game)
 
 
-def test_throws_made_against_the_same_page_of_the_draw_are_both_taken(player, bob, cy) -> None:
+def test_throws_made_against_the_same_page_of_the_draw_are_both_taken(
+    player, bob, cy, monkeypatch
+) -> None:
+    from games import rules
+
     game = table_of(player, bob, cy)
     seen = game.version
+    monkeypatch.setattr(rules, "system_dice", ScriptedDice(*[1] * 5, *[2] * 5))
+    url = reverse("games:first", kwargs={"game_id": game.pk})
 
-    throw(game, player, 1, 1, 1, 1, 1, version=seen)
-    throw(game, bob, 2, 2, 2, 2, 2, version=seen)  # a second later, from the same page state
+    alices = client_for(player).post(url, {"version": seen}, headers={"HX-Request": "true"})
+    bobs = client_for(bob).post(url, {"version": seen}, headers={"HX-Request": "true"})
 
+    assert (alices.status_code, bobs.status_code) == (200, 200)
     game.refresh_from_db()
     assert game.first_rolls == {"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}
     assert game.contenders == [0, 1, 2]

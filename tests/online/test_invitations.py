@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import TRIAL_GAMES
-from games import selectors, services
-from games.errors import NotYourTurn
+from games import rules, selectors, services
 from games.models import Game, GameStatus, Invitation, Seat
+from games.play import actions as play
 from tests.factories import make_user, roll_now, score_now
 
 
@@ -107,9 +107,9 @@ def test_only_the_host_withdraws_or_starts(player, bob) -> None:
     services.join_game(token=tokens(game)[0], user=bob)
     open_one = Invitation.objects.filter(seat__isnull=True).get()
 
-    with pytest.raises(NotYourTurn, match=r"^Only the host can do that\.$"):
+    with pytest.raises(rules.NotHost, match=r"^Only the host can do that\.$"):
         services.revoke_invitation(game_id=game.pk, user=bob, invitation_id=open_one.pk)
-    with pytest.raises(NotYourTurn, match=r"^Only the host can do that\.$"):
+    with pytest.raises(rules.NotHost, match=r"^Only the host can do that\.$"):
         services.begin_game(game_id=game.pk, user=bob)
 
     assert Game.objects.get().status == GameStatus.WAITING
@@ -151,7 +151,7 @@ def test_leaving_before_the_start_offers_the_seat_again(player, bob) -> None:
     [token] = tokens(game)
     services.join_game(token=token, user=bob)
 
-    left = services.abandon_game(game_id=game.pk, user=bob)
+    left = play.abandon_game(game_id=game.pk, user=bob)
 
     assert left.left
     assert Game.objects.get().status == GameStatus.WAITING
@@ -164,9 +164,9 @@ def test_once_started_only_the_host_ends_the_game_for_everyone(player, bob) -> N
     services.join_game(token=tokens(game)[0], user=bob)
     services.begin_game(game_id=game.pk, user=player)
 
-    with pytest.raises(NotYourTurn, match=r"^Only the host can end the game for everyone\.$"):
-        services.abandon_game(game_id=game.pk, user=bob)
-    ended = services.abandon_game(game_id=game.pk, user=player)
+    with pytest.raises(rules.NotHost, match=r"^Only the host can end the game for everyone\.$"):
+        play.abandon_game(game_id=game.pk, user=bob)
+    ended = play.abandon_game(game_id=game.pk, user=player)
 
     assert ended.trial_games_given_back == 2  # nothing was rolled
     assert Game.objects.get().status == GameStatus.ABANDONED
@@ -178,8 +178,8 @@ def test_turns_pass_between_the_accounts_and_each_plays_only_their_own(player, b
     services.begin_game(game_id=game.pk, user=player)
     game.refresh_from_db()
 
-    with pytest.raises(NotYourTurn, match=r"^It is Alice's turn\.$"):
-        services.roll_dice(game_id=game.pk, user=bob, version=game.version)
+    with pytest.raises(rules.OutOfTurn, match=r"^It is not your turn\.$"):
+        play.roll_dice(game_id=game.pk, user=bob, version=game.version)
     roll_now(game, player, 1, 2, 3, 4, 5)
     score_now(game, player, "large_straight")
     roll_now(game, bob, 6, 6, 6, 6, 6)

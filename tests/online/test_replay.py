@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import first_roll, rules, selectors, services
+from games import rules, selectors, services
 from games.models import Game, GameStatus, Move, MoveAction
+from games.play import actions as play
 from games.replay import ReplayMismatch, replay
 from tests.factories import ScriptedDice, make_user, roll_now, score_now
 
@@ -36,7 +37,7 @@ def test_a_solo_game_with_holds_and_an_undo_replays(player) -> None:
     roll_now(game, player, 2, 3, 1, held=[True, True, False, False, False])
     score_now(game, player, "twos")
     game.refresh_from_db()
-    services.undo_score(game_id=game.pk, user=player, version=game.version)
+    play.undo_score(game_id=game.pk, user=player, version=game.version)
     score_now(game, player, "chance")
     roll_now(game, player, 6, 6, 6, 6, 6)
 
@@ -64,9 +65,7 @@ def test_roll_for_first_with_a_tie_resign_skip_and_end_replay(player) -> None:
 
     def throw(user, *dice: int) -> None:
         game.refresh_from_db()
-        first_roll.roll_for_first(
-            game_id=game.pk, user=user, version=game.version, dice_source=ScriptedDice(*dice)
-        )
+        play.throw_for_first(game_id=game.pk, user=user, dice_source=ScriptedDice(*dice))
 
     throw(player, 6, 6, 6, 6, 1)
     throw(bob, 6, 6, 6, 6, 1)  # a tie with Alice
@@ -76,10 +75,10 @@ def test_roll_for_first_with_a_tie_resign_skip_and_end_replay(player) -> None:
     roll_now(game, bob, 1, 2, 3, 4, 5)
     score_now(game, bob, "large_straight")
     game.refresh_from_db()
-    services.resign(game_id=game.pk, user=player, version=game.version)  # Alice leaves
+    play.resign(game_id=game.pk, user=player, version=game.version)  # Alice leaves
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
     game.refresh_from_db()
-    services.skip_turn(game_id=game.pk, user=bob, version=game.version)  # Cy was idle
+    play.skip_turn(game_id=game.pk, user=bob, version=game.version)  # Cy was idle
     roll_now(game, bob, 6, 6, 6, 6, 2)
 
     replayed = assert_replays(game)
@@ -88,7 +87,7 @@ def test_roll_for_first_with_a_tie_resign_skip_and_end_replay(player) -> None:
 
     # Alice resigned: she has left, and can no longer end the game for the others.
     with pytest.raises(rules.SeatResigned, match="You have resigned"):
-        services.abandon_game(game_id=game.pk, user=player)
+        play.abandon_game(game_id=game.pk, user=player)
     assert Move.objects.filter(game=game, action=MoveAction.END).count() == 0
 
 
@@ -97,12 +96,12 @@ def test_the_host_ending_the_game_for_everyone_replays(player) -> None:
     roll_now(game, player, 1, 1, 2, 2, 3)
     score_now(game, player, "aces")
     game.refresh_from_db()
-    services.undo_score(game_id=game.pk, user=player, version=game.version)  # Alice's again
+    play.undo_score(game_id=game.pk, user=player, version=game.version)  # Alice's again
     score_now(game, player, "twos")
     roll_now(game, player, 6, 5, 4, 3, 2)  # Ann's roll, at Alice's screen
     assert assert_replays(game).sheets[0].cards == ({"twos": 4},)
 
-    services.abandon_game(game_id=game.pk, user=player)
+    play.abandon_game(game_id=game.pk, user=player)
 
     assert Move.objects.filter(game=game, action=MoveAction.END).count() == 1
     assert assert_replays(game).phase is rules.MatchPhase.ABANDONED
@@ -114,7 +113,7 @@ def test_a_log_that_does_not_match_the_rules_is_reported(player) -> None:
     score_now(game, player, "full_house")
     Move.objects.filter(game=game, action=MoveAction.SCORE).update(points=30)
 
-    with pytest.raises(ReplayMismatch, match="logged"):
+    with pytest.raises(ReplayMismatch, match=r"^Move 2 \(score\): The log says Scored"):
         replay(game)
 
 

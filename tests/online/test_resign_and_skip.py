@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import rules, selectors, services
 from games.models import Game, GameStatus, Move, MoveAction, Score
+from games.play import actions as play
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -35,7 +36,7 @@ def idle_for(game: Game, seconds: int) -> None:
 
 def test_a_resigned_player_is_passed_over_and_never_scored(player, bob) -> None:
     game = online(player, bob, guests=["Ann"])
-    services.resign(game_id=game.pk, user=bob, version=game.version)
+    play.resign(game_id=game.pk, user=bob, version=game.version)
     for box in rules.CATEGORIES:
         for _ in range(2):  # Alice, then Ann: Bob's turn never comes
             roll_now(game, player, 5, 5, 5, 5, 1)
@@ -54,15 +55,22 @@ def test_resigning_on_turn_passes_the_dice_on(player, bob) -> None:
     roll_now(game, bob, 6, 6, 6, 1, 1)
     game.refresh_from_db()
 
-    services.resign(game_id=game.pk, user=bob, version=game.version)
+    play.resign(game_id=game.pk, user=bob, version=game.version)
 
     game.refresh_from_db()
     assert (game.current_seat, game.round, game.dice) == (0, 2, [])
 
 
-def test_the_last_player_cannot_resign_but_abandons(player, game) -> None:
-    with pytest.raises(rules.IllegalMove, match=r"^You are the last player left"):
-        services.resign(game_id=game.pk, user=player, version=game.version)
+def test_the_last_player_to_resign_ends_the_game_with_no_score(player, bob) -> None:
+    game = online(player, bob)
+    play.resign(game_id=game.pk, user=bob, version=game.version)
+    game.refresh_from_db()
+
+    play.resign(game_id=game.pk, user=player, version=game.version)
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED and not Score.objects.exists()
+    assert Move.objects.filter(action=MoveAction.RESIGN).count() == 2
 
 
 def test_an_idle_player_is_skipped_with_a_zero_in_the_lowest_box(player, bob) -> None:
@@ -72,7 +80,7 @@ def test_an_idle_player_is_skipped_with_a_zero_in_the_lowest_box(player, bob) ->
     game.refresh_from_db()
     idle_for(game, 61)
 
-    services.skip_turn(game_id=game.pk, user=player, version=game.version)
+    play.skip_turn(game_id=game.pk, user=player, version=game.version)
 
     seated = selectors.seated_game(game_id=game.pk, user=player)
     assert seated.seats[1].cards == [{"aces": 0}]
@@ -85,22 +93,24 @@ def test_an_idle_player_is_skipped_with_a_zero_in_the_lowest_box(player, bob) ->
     ("limit", "idle", "skipper", "message"),
     [
         (None, 10**6, "alice", r"This game has no time limit: nobody can be skipped\."),
-        (3600, 3590, "alice", r"Bob has (10|11) more seconds to play\."),  # the clock runs
+        (3600, 3590, "alice", r"The player on turn has 10 more seconds to play\."),
+        (3600, 3599.5, "alice", r"The player on turn has 1 more second to play\."),
         (60, 61, "bob", r"You cannot skip your own turn\."),
     ],
 )
 def test_skips_refused_say_why_and_change_nothing(
-    player, bob, limit, idle, skipper, message
+    player, bob, limit, idle, skipper, message, monkeypatch
 ) -> None:
     game = online(player, bob, limit=limit)
     roll_now(game, player, 1, 1, 1, 1, 1)
     score_now(game, player, "yahtzee")
-    game.refresh_from_db()
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)  # the clock stands still: exact seconds
     idle_for(game, idle)
     user = {"alice": player, "bob": bob}[skipper]
 
     with pytest.raises(rules.IllegalMove) as refused:
-        services.skip_turn(game_id=game.pk, user=user, version=game.version)
+        play.skip_turn(game_id=game.pk, user=user, version=game.version)
 
     assert re.fullmatch(message, str(refused.value))
     assert not Move.objects.filter(action=MoveAction.SKIP).exists()

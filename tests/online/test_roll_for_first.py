@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import first_roll, services
-from games.errors import NotYourTurn
+from games import rules, services
 from games.models import Game, Move, MoveAction
+from games.play import actions as play
 from tests.factories import ScriptedDice, client_for, make_user, page_text, roll_now, score_now
 
 
@@ -28,9 +28,7 @@ def two_player_game(player, bob) -> Game:
 
 def throw(game: Game, user, *dice: int):
     game.refresh_from_db()
-    return first_roll.roll_for_first(
-        game_id=game.pk, user=user, version=game.version, dice_source=ScriptedDice(*dice)
-    )
+    return play.throw_for_first(game_id=game.pk, user=user, dice_source=ScriptedDice(*dice))
 
 
 def test_the_highest_total_starts_and_play_passes_on_from_there(player, bob) -> None:
@@ -70,10 +68,12 @@ def test_a_tie_throws_again_among_the_tied(player, bob) -> None:
 def test_nobody_plays_before_the_draw_and_nobody_throws_twice(player, bob) -> None:
     game = two_player_game(player, bob)
 
-    with pytest.raises(NotYourTurn, match=r"^Everyone rolls for first before play begins\.$"):
+    with pytest.raises(rules.OutOfTurn, match=r"^Everyone rolls for first before play begins\.$"):
         roll_now(game, player, 1, 2, 3, 4, 5)
     throw(game, player, 3, 3, 3, 3, 3)
-    with pytest.raises(NotYourTurn, match=r"^You have rolled for first: the others roll now\.$"):
+    with pytest.raises(
+        rules.OutOfTurn, match=r"^You have rolled for first: the others roll now\.$"
+    ):
         throw(game, player, 6, 6, 6, 6, 6)
 
 

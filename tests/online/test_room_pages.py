@@ -10,6 +10,7 @@ from django.urls import reverse
 from accounts.models import TRIAL_GAMES
 from games import rules, services
 from games.models import Game, GameStatus, Invitation, Seat
+from games.play import actions as play
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -180,7 +181,7 @@ def test_leaving_and_dropped_seats_keep_positions_in_turn_order(player) -> None:
     first, second, _ = Invitation.objects.order_by("pk")
     services.join_game(token=first.token, user=bob_user)
     services.join_game(token=second.token, user=carol)
-    services.abandon_game(game_id=game.pk, user=bob_user)  # Bob leaves: Carol moves up
+    play.abandon_game(game_id=game.pk, user=bob_user)  # Bob leaves: Carol moves up
 
     seated = services.begin_game(game_id=game.pk, user=player)
 
@@ -210,7 +211,7 @@ def test_a_finished_game_of_several_names_the_winner_first(player) -> None:
     services.join_game(token=Invitation.objects.get().token, user=bob_user)
     services.begin_game(game_id=game.pk, user=player)
     game.refresh_from_db()
-    services.resign(game_id=game.pk, user=bob_user, version=game.version)
+    play.resign(game_id=game.pk, user=bob_user, version=game.version)
     for box in rules.CATEGORIES:
         roll_now(game, player, 2, 2, 2, 2, 2)
         score_now(game, player, box.value)

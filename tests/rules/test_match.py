@@ -210,7 +210,7 @@ def test_the_scorer_takes_the_box_back_and_the_turn_is_as_it_was() -> None:
     match, _ = match.score(0, "chance")
     refused(match, lambda m: m.undo_scoring(1), rules.NothingToUndo)
     undone, event = match.undo_scoring(0)
-    assert event == rules.Undone(0, 0, "chance")
+    assert event == rules.Undone(0, 0, "chance", 15)
     assert undone == rules.Match(**{**vars(before), "log": (*match.log, event)})
     assert undone.turn.dice == STRAIGHT and undone.turn.rolls_left == 2
     undone, _ = undone.score(0, "large_straight")

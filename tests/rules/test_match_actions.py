@@ -64,7 +64,7 @@ def test_a_person_takes_back_only_a_box_they_filled_for_a_seat_they_play() -> No
     undone = match.act(actions.Undo(HOST))
 
     assert undone.on_turn == GUEST and undone.sheets[GUEST].cards == ({},)
-    assert undone.log[-1] == rules.Undone(GUEST, 0, "large_straight")
+    assert undone.log[-1] == rules.Undone(GUEST, 0, "large_straight", 40)
 
 
 def test_the_host_throws_for_their_guests_and_the_computer_throws_at_once() -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import computer, rules, selectors, services
+from games import rules, selectors, services
 from games.errors import GameNotInProgress
 from games.models import Move, PlayerKind, Score, Seat
+from games.play import actions as play
 from tests.factories import roll_now, score_now
 
 
@@ -19,7 +20,9 @@ def _table(strategy_ready) -> None:
 
 def step(game, user, *, to_the_end: bool = False):
     game.refresh_from_db()
-    return computer.play(game_id=game.pk, user=user, version=game.version, to_the_end=to_the_end)
+    return play.play_computer(
+        game_id=game.pk, user=user, version=game.version, to_the_end=to_the_end
+    )
 
 
 def test_computer_seats_are_named_by_strength_and_numbered_when_repeated(player) -> None:
@@ -64,8 +67,8 @@ def test_a_stale_step_does_nothing_so_two_pages_never_double_a_move(player) -> N
     game.refresh_from_db()
     version = game.version
 
-    computer.play(game_id=game.pk, user=player, version=version)
-    computer.play(game_id=game.pk, user=player, version=version)  # the other page, late
+    play.play_computer(game_id=game.pk, user=player, version=version)
+    play.play_computer(game_id=game.pk, user=player, version=version)  # the other page, late
 
     assert Move.objects.filter(game=game, seat__player_kind=PlayerKind.COMPUTER).count() == 1
 

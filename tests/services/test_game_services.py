@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from games import rules, selectors, services, store
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
+from games.play import actions as play
 from tests.factories import ScriptedDice
 from yahtzee_site import prepared
 
@@ -42,7 +43,7 @@ def test_held_dice_stay_and_only_the_others_are_thrown(game, roll, player):
     game.refresh_from_db()
     dice = ScriptedDice(6, 6)
 
-    services.roll_dice(
+    play.roll_dice(
         game_id=game.pk,
         user=player,
         version=game.version,
@@ -60,7 +61,7 @@ def test_set_held_persists_for_a_resumed_game(game, roll, player):
     roll(game, 1, 2, 3, 4, 5)
     game.refresh_from_db()
 
-    services.set_held(
+    play.set_held(
         game_id=game.pk, user=player, version=game.version, held=[False, True, True, False, False]
     )
 
@@ -86,7 +87,7 @@ def test_a_stale_version_is_refused(game, roll, player):
     roll(game, 1, 2, 3, 4, 6)
 
     with pytest.raises(StaleGame):
-        services.roll_dice(
+        play.roll_dice(
             game_id=game.pk, user=player, version=0, dice_source=ScriptedDice(1, 1, 1, 1, 1)
         )
 
@@ -100,9 +101,9 @@ def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
     with pytest.raises(GameNotFound):
         selectors.seated_game(game_id=game.pk, user=stranger)
     with pytest.raises(GameNotFound):
-        services.roll_dice(game_id=game.pk, user=stranger, version=0)
+        play.roll_dice(game_id=game.pk, user=stranger, version=0)
     with pytest.raises(GameNotFound):
-        services.abandon_game(game_id=game.pk, user=stranger)
+        play.abandon_game(game_id=game.pk, user=stranger)
     assert Game.objects.get(pk=game.pk).status == GameStatus.IN_PROGRESS
 
 
@@ -110,15 +111,15 @@ def test_a_seated_player_must_wait_for_their_turn(game, make_user):
     bob = make_user("bob", display_name="Bob")
     Seat.objects.create(game=game, position=1, user=bob, display_name="Bob", cards=[{}])
 
-    with pytest.raises(services.NotYourTurn, match="Alice's turn"):
-        services.roll_dice(game_id=game.pk, user=bob, version=0)
+    with pytest.raises(rules.OutOfTurn, match=r"^It is not your turn\.$"):
+        play.roll_dice(game_id=game.pk, user=bob, version=0)
 
 
 def test_scoring_fills_the_box_ends_the_turn_and_logs_it(game, roll, player):
     roll(game, 3, 3, 3, 2, 2)
     game.refresh_from_db()
 
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="full_house")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="full_house")
 
     game.refresh_from_db()
     seat = game.seats.get()
@@ -131,12 +132,12 @@ def test_scoring_fills_the_box_ends_the_turn_and_logs_it(game, roll, player):
 def test_scoring_a_filled_box_is_refused(game, roll, player):
     roll(game, 3, 3, 3, 2, 2)
     game.refresh_from_db()
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
     roll(game, 3, 3, 1, 2, 2)
     game.refresh_from_db()
 
     with pytest.raises(rules.BoxFilled):
-        services.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
+        play.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
 
     assert game.seats.get().cards == [{"threes": 9}]
 
@@ -146,7 +147,7 @@ def test_a_yahtzee_bonus_is_kept_with_the_seat(game, roll, player, fill_card):
     roll(game, 4, 4, 4, 4, 4)
     game.refresh_from_db()
 
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="fours")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="fours")
 
     seat = game.seats.get()
     assert seat.yahtzee_bonuses == 1
@@ -162,25 +163,25 @@ def test_the_thirteenth_scoring_finishes_the_game_with_its_grand_total(
     roll(game, 6, 6, 5, 5, 4)
     game.refresh_from_db()
 
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
 
     game.refresh_from_db()
     seat = game.seats.get()
     assert game.status == GameStatus.FINISHED
     assert game.finished_at is not None
     assert seat.grand_total == 63 + 35 + 26
-    with pytest.raises(services.GameNotInProgress):
-        services.roll_dice(game_id=game.pk, user=player, version=game.version)
+    with pytest.raises(rules.MatchOver, match=r"^The game is over\.$"):
+        play.roll_dice(game_id=game.pk, user=player, version=game.version)
 
 
 def test_abandoning_ends_the_game_without_a_score(game, player):
-    services.abandon_game(game_id=game.pk, user=player)
+    play.abandon_game(game_id=game.pk, user=player)
 
     game.refresh_from_db()
     assert game.status == GameStatus.ABANDONED
     assert game.seats.get().grand_total is None
-    with pytest.raises(services.GameNotInProgress):
-        services.abandon_game(game_id=game.pk, user=player)
+    with pytest.raises(rules.MatchOver, match=r"^The game was ended\.$"):
+        play.abandon_game(game_id=game.pk, user=player)
 
 
 def test_games_of_lists_only_the_games_a_user_sits_in(game, player, make_user):

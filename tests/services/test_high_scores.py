@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import rules, selectors, services
 from games.models import PlayerKind, Score
+from games.play import actions as play
 from tests.conftest import NOW
 
 
@@ -51,8 +52,8 @@ def test_abandoned_games_never_count(player, roll):
     game = services.start_game(owner=player)
     roll(game, 6, 6, 6, 6, 6)
     game.refresh_from_db()
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="yahtzee")
-    services.abandon_game(game_id=game.pk, user=player)
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="yahtzee")
+    play.abandon_game(game_id=game.pk, user=player)
 
     assert not Score.objects.exists()
     assert selectors.top_ten(kind="classic").rows == []
@@ -116,7 +117,7 @@ def test_finishing_a_game_records_its_score_and_its_entry(player, roll, fill_car
     roll(game, 6, 6, 6, 6, 5)
     game.refresh_from_db()
 
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
 
     score = Score.objects.get()
     assert (score.grand_total, score.yahtzees, score.user) == (79, 1, player)
@@ -156,7 +157,7 @@ def test_player_stats_add_up(player, finished, make_user):
     finished(player, 200, yahtzees=1)
     finished(player, 300, yahtzees=2)
     finished(player, 250)
-    services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+    play.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
     services.start_game(owner=player)
     finished(make_user("other"), 999)
 

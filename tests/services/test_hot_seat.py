@@ -7,8 +7,8 @@ import pytest
 
 from accounts.models import TRIAL_GAMES, User
 from games import rules, selectors, services
-from games.errors import NotYourTurn
 from games.models import Game, PlayerKind, Score, Seat
+from games.play import actions as play
 from tests.factories import make_user, roll_now, score_now
 
 ALL = [box.value for box in rules.CATEGORIES]
@@ -70,8 +70,8 @@ def test_an_account_cannot_play_a_seat_that_is_not_its_own(player) -> None:
 
     # Bob's turn now: the host may not play it for him.
     game.refresh_from_db()
-    with pytest.raises(NotYourTurn, match=r"^It is Bob's turn\.$"):
-        services.roll_dice(game_id=game.pk, user=player, version=game.version)
+    with pytest.raises(rules.OutOfTurn, match=r"^It is not your turn\.$"):
+        play.roll_dice(game_id=game.pk, user=player, version=game.version)
 
 
 def test_guests_results_stay_out_of_the_public_top_ten(player) -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.errors import NotYourTurn
+from games import rules, services
 from games.models import Game, Move, MoveAction, Seat
+from games.play import actions as play
 from tests.factories import HTMX, make_user, page_text, roll_now, score_now
 
 
 def undo(game: Game, user):
     game.refresh_from_db()
-    return services.undo_score(game_id=game.pk, user=user, version=game.version)
+    return play.undo_score(game_id=game.pk, user=user, version=game.version)
 
 
 def test_a_box_taken_back_restores_card_dice_and_rolls_left(player, game) -> None:
@@ -38,7 +38,7 @@ def test_after_anyone_rolls_the_box_is_final(player, game) -> None:
     score_now(game, player, "large_straight")
     roll_now(game, player, 6, 6, 6, 6, 6)
 
-    with pytest.raises(services.rules.IllegalMove, match=r"^There is no box to take back"):
+    with pytest.raises(rules.NothingToUndo, match=r"^There is no scoring to take back: the dice"):
         undo(game, player)
     assert Seat.objects.get().cards == [{"large_straight": 40}]
 
@@ -51,7 +51,7 @@ def test_only_the_scorer_may_take_it_back(player) -> None:
     roll_now(game, player, 3, 3, 3, 3, 1)
     score_now(game, player, "four_of_a_kind")
 
-    with pytest.raises(NotYourTurn, match=r"^Only Alice can take back that box\.$"):
+    with pytest.raises(rules.NothingToUndo, match=r"^Only the player who has just scored can"):
         undo(game, bob)
     undo(game, player)
     game.refresh_from_db()

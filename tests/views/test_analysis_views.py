@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, selectors, services, strategy
+from games import rules, selectors, strategy
 from games.models import Game
+from games.play import actions as play
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -32,7 +33,7 @@ def play_out(game: Game, player, first_box: str = "chance") -> None:
 def test_the_record_is_read_back_from_the_log_with_holds_and_undos(player, game) -> None:
     roll_now(game, player, 6, 6, 1, 2, 3)
     game.refresh_from_db()
-    services.roll_dice(
+    play.roll_dice(
         game_id=game.pk,
         user=player,
         version=game.version,
@@ -41,7 +42,7 @@ def test_the_record_is_read_back_from_the_log_with_holds_and_undos(player, game)
     )
     score_now(game, player, "chance")
     game.refresh_from_db()
-    services.undo_score(game_id=game.pk, user=player, version=game.version)
+    play.undo_score(game_id=game.pk, user=player, version=game.version)
     score_now(game, player, "sixes")
 
     record = selectors.game_record(game.seats.get())

@@ -11,6 +11,7 @@ from django.urls import reverse
 from accounts import licensing
 from games import rules, services
 from games.models import Game, GameStatus, Move
+from games.play import actions as play
 from tests.factories import HTMX
 
 
@@ -66,7 +67,7 @@ def test_the_dashboard_needs_a_login(client, db):
 
 def test_the_dashboard_lists_games_in_progress_and_finished(alice_client, game, player):
     done = services.start_game(owner=player)
-    services.abandon_game(game_id=done.pk, user=player)
+    play.abandon_game(game_id=done.pk, user=player)
 
     response = alice_client.get(reverse("games:dashboard"))
 
@@ -421,7 +422,7 @@ def test_the_dashboard_reads_a_page_of_each_list_in_three_queries(
     serial = licensing.mint_serials(count=1, batch_name="test")[0]
     licensing.redeem_serial(user=player, text=serial, client_ip="127.0.0.1")  # no trial limit
     for _ in range(12):
-        services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+        play.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
     for _ in range(11):
         services.start_game(owner=player)
 
@@ -442,7 +443,7 @@ def test_show_more_finished_games_pages_on_and_bad_numbers_fall_back(alice_clien
     serial = licensing.mint_serials(count=1, batch_name="test")[0]
     licensing.redeem_serial(user=player, text=serial, client_ip="127.0.0.1")
     for _ in range(12):
-        services.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
+        play.abandon_game(game_id=services.start_game(owner=player).pk, user=player)
     dashboard = reverse("games:dashboard")
     ended = '<span class="tag">abandoned</span>'
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
+from games.play import actions as play
 
 
 def test_the_high_scores_are_public(client, make_user, finished):
@@ -124,7 +125,7 @@ def test_the_game_over_panel_announces_a_new_high_score(client, player, roll, fi
     fill_card(game, {box: 0 for box in rules.CATEGORIES if box != "chance"})
     roll(game, 6, 6, 6, 6, 5)
     game.refresh_from_db()
-    services.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
+    play.score_box(game_id=game.pk, user=player, version=game.version, box="chance")
     client.force_login(player)
 
     response = client.get(reverse("games:play", kwargs={"game_id": game.pk}))

@@ -1,0 +1,296 @@
+"""One game in progress, and the one door every action on it goes through.
+
+Like boardgame.io's master: load the game (locked), check the version the player saw, say which
+seat the request speaks for, let the ``Match`` play the action (every rule is checked there, and
+nowhere else), save what it made (``store.save``, which also tells every open page). A person's
+move, a guest's at the host's screen, a computer's step and a throw for first alike.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from django.utils import timezone
+
+from accounts import licensing
+from accounts.models import User
+from games import advice, rules, store, strategy
+from games.errors import GameError, GameNotInProgress, StaleGame
+from games.models import GameStatus, Move, Seat
+from games.rules import actions
+from games.store import SeatedGame
+from yahtzee_site import prepared
+
+Choose = Callable[[rules.Match, rules.Player], rules.Action]
+"""What the request asks, given the match and the seat of the person asking."""
+
+
+def _load(game_id: int, user: User, version: int | None) -> tuple[SeatedGame, rules.Match]:
+    """The game, locked, at the version the request was made against (``None``: any, for an
+    action meant to be taken whatever the page showed), with its match."""
+    table = store.load(game_id=game_id, user=user, lock=True)
+    if version is not None and version != table.game.version:
+        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
+    if table.loaded is None:
+        raise GameNotInProgress("This game has not started yet.")
+    return table, table.loaded
+
+
+def act(
+    *,
+    game_id: int,
+    user: User,
+    version: int | None,
+    choose: Choose,
+    dice: rules.DiceSource | None = None,
+) -> SeatedGame:
+    """Play what ``choose`` asks for ``user`` and save it: the door of every action."""
+    table, match = _load(game_id, user, version)
+    after = match.act(choose(match, table.position_of(user)), dice or rules.system_dice)
+    return _saved(table, after)
+
+
+def _saved(table: SeatedGame, after: rules.Match) -> SeatedGame:
+    """``store.save``, with what the page shows of the move just made (a roll or a scoring)."""
+    before = table.match()
+    saved = store.save(table, after)
+    shown = [e for e in after.log[len(before.log) :] if isinstance(e, rules.Rolled | rules.Scored)]
+    if not shown:
+        return saved
+    event = shown[-1]
+    record: rules.Roll | rules.Scoring
+    if isinstance(event, rules.Rolled):
+        record = rules.Roll(dice=event.dice, held=event.held, roll_number=event.roll_number)
+    else:
+        record = scoring_of(event)
+    return replace(saved, record=record, actor=event.seat)
+
+
+def scoring_of(scored: rules.Scored) -> rules.Scoring:
+    """A Match's ``Scored`` event as the log and the pages read a scoring."""
+    return rules.Scoring(
+        column=scored.column,
+        box=scored.box,
+        points=scored.points,
+        yahtzee_bonus=scored.yahtzee_bonus,
+        dice=scored.dice,
+        joker=scored.joker,
+        upper_bonus=scored.upper_bonus,
+    )
+
+
+# --- A turn ---------------------------------------------------------------------------------
+
+
+@prepared.atomic
+def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
+    """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
+    return act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Hold(by, tuple(held)),
+    )
+
+
+@prepared.atomic
+def roll_dice(
+    *,
+    game_id: int,
+    user: User,
+    version: int,
+    held: Sequence[bool] | None = None,
+    dice_source: rules.DiceSource | None = None,
+) -> SeatedGame:
+    """Roll every die that is not held; ``held``, when given, is chosen first."""
+    kept = tuple(held) if held is not None else None
+    return act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Roll(by, kept),
+        dice=dice_source,
+    )
+
+
+class ZeroNeedsConfirmation(GameError):
+    """Scoring would put a zero in the box; the player is asked first."""
+
+    def __init__(self, seated: SeatedGame, box: str, column: int) -> None:
+        self.seated, self.box, self.column = seated, rules.Box(box), column
+        super().__init__(f"Score 0 in {self.box.label}?")
+
+
+@prepared.atomic
+def score_box(
+    *,
+    game_id: int,
+    user: User,
+    version: int,
+    box: str,
+    column: int = 0,
+    confirm_zero: bool = False,
+) -> SeatedGame:
+    """Fill ``box`` with the dice on the table, end the turn, and end the game after the last.
+
+    With ``confirm_zero``, a scoring that would enter a zero raises ``ZeroNeedsConfirmation``
+    instead, changing nothing.
+    """
+    table, match = _load(game_id, user, version)
+    scoring = actions.Score(table.position_of(user), box, column)
+    if confirm_zero and match.verify_score(match.seat_for(scoring.by), box, column) == 0:
+        raise ZeroNeedsConfirmation(table, box, column)
+    return _saved(table, match.act(scoring))
+
+
+@prepared.atomic
+def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Take back the box just filled: the card, the dice and the rolls left are as they were
+    before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
+    return act(game_id=game_id, user=user, version=version, choose=lambda _, by: actions.Undo(by))
+
+
+@prepared.atomic
+def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
+    """The best move for the dice on the table, and the next ones, for the player on turn.
+
+    The hint is counted on the seat: a score played with hints is marked so in the high
+    scores. It changes nothing else, so the game's version stays as it is.
+    """
+    table, match = _load(game_id, user, version)
+    by = table.position_of(user)
+    match.verify_hint(by)
+    seat = match.seat_for(by)
+    found = advice.advisor().hint(
+        match.sheets[seat], match.turn, players=match.seats, alternatives=2
+    )
+    store.count_hint(table, seat)
+    return table, found
+
+
+# --- The draw for first ---------------------------------------------------------------------
+
+
+@prepared.atomic
+def throw_for_first(
+    *, game_id: int, user: User, dice_source: rules.DiceSource | None = None
+) -> SeatedGame:
+    """Throw for first for every seat ``user`` plays that has still to throw (their own; the
+    host's guests too); computer players throw at once.
+
+    The players throw at the same time and a throw involves no choice, so a throw is taken
+    whatever version of the draw the player's page showed: two players clicking at once both
+    throw, and the Match alone says who may throw now.
+    """
+    return act(
+        game_id=game_id,
+        user=user,
+        version=None,
+        choose=lambda _, by: actions.ThrowForFirst(by),
+        dice=dice_source,
+    )
+
+
+# --- The computer's turns -------------------------------------------------------------------
+
+
+@prepared.atomic
+def play_computer(
+    *, game_id: int, user: User, version: int, to_the_end: bool = False
+) -> SeatedGame:
+    """Play the computer's next step (a roll, a hold and a roll, or a box), or with
+    ``to_the_end`` every step until a person is on turn (or the game is over), through the
+    same door as a person's move. A request made against an older version does nothing: the
+    pages of several players may ask for the same step at once."""
+    table = store.load(game_id=game_id, user=user, lock=True)
+    match = table.loaded
+    if table.game.status != GameStatus.IN_PROGRESS or match is None:
+        raise GameNotInProgress("This game is over.")
+    after = match
+    if table.game.version == version:
+        while after.computer_on_turn:
+            after = after.act(_computers_choice(table, after), rules.system_dice)
+            if not to_the_end:
+                break
+    return _saved(table, after) if after is not match else table
+
+
+def _computers_choice(table: SeatedGame, match: rules.Match) -> rules.Action:
+    seat = match.on_turn
+    assert seat is not None
+    # Seeded by the game and how far it has gone: a replay of the same position decides the same.
+    rng = random.Random(f"{table.game.pk}:{table.game.version}:{len(match.log)}")
+    bot = strategy.make_bot(table.seats[seat].bot or "good", advice.advisor(), rng)
+    decided = bot.decide(match.sheets[seat], match.turn)
+    if isinstance(decided, strategy.RollDice):
+        return actions.Roll(None, decided.held)
+    return actions.Score(None, decided.box, decided.column)
+
+
+# --- Leaving a game: resign, skip an idle player, the host's end -----------------------------
+
+
+@prepared.atomic
+def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Leave a game in play for good: the seat is passed over from now on and its score never
+    entered. The others play on; when nobody is left, the game ends as abandoned."""
+    return act(
+        game_id=game_id, user=user, version=version, choose=lambda _, by: actions.Resign(_own(by))
+    )
+
+
+@prepared.atomic
+def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
+    """Skip whoever keeps the game waiting past its time limit: the player on turn (a zero
+    where ``rules.skipped_box`` says), or in the draw for first everyone still to throw."""
+    table, match = _load(game_id, user, version)
+    idle = (timezone.now() - table.game.updated_at).total_seconds()
+    return _saved(table, match.act(actions.Skip(_own(table.position_of(user)), idle=idle)))
+
+
+def _own(by: rules.Player) -> int:
+    """A person's own seat (``store.load`` found one: they are seated)."""
+    assert by is not None
+    return by
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    seated: SeatedGame
+    trial_games_given_back: int
+    """Trial games returned because the game ended before its first roll."""
+    left: bool = False
+    """Only the caller's seat was given up (a player leaving a game that has not started)."""
+
+
+@prepared.atomic
+def abandon_game(*, game_id: int, user: User) -> Abandoned:
+    """End an unfinished game for good; it records no score. Only its host ends it for all;
+    another player may leave a game that has not started yet, freeing the seat.
+
+    A game abandoned before its first roll gives back the trial games it used: nothing was
+    played. The game row stays locked until the end, so it gives them back at most once.
+    """
+    from games import services as tables
+
+    table = store.load(game_id=game_id, user=user, lock=True)
+    game = table.game
+    if game.status == GameStatus.WAITING:
+        if game.owner_id != user.pk:
+            return Abandoned(seated=tables.leave(table, user), trial_games_given_back=0, left=True)
+        ended = tables.close(table)
+    else:
+        unplayed = not Move.objects.filter(game=game).exists()
+        ended = _saved(table, table.match().act(actions.End(_own(table.position_of(user)))))
+        if not unplayed:
+            return Abandoned(seated=ended, trial_games_given_back=0)
+    given_back = []
+    for seat in ended.seats:
+        if seat.used_trial_game and seat.user_id is not None:
+            licensing.give_back_trial_game(user_id=seat.user_id)
+            seat.used_trial_game = False
+            given_back.append(seat)
+    Seat.objects.bulk_update(given_back, ["used_trial_game"])
+    return Abandoned(seated=ended, trial_games_given_back=len(given_back))
