@@ -50,8 +50,9 @@ from bench import follow as follow_mod
 from bench.cards import card_pool
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
-from games import rules, services
+from games import rules
 from games.models import Game, Invitation, Seat
+from games.tables import services
 
 PREFIX = f"{fill.PREFIX}http-"
 MOVER = f"{PREFIX}mover"

@@ -42,8 +42,9 @@ from bench.scenarios import allowed_host
 from games import rules
 from games.errors import GameError
 from games.models import Game, GameStatus, Move, Score, Seat
+from games.moves import ReplayMismatch
 from games.play import actions as play
-from games.replay import ReplayMismatch, replay
+from games.store import replay
 
 PREFIX = f"{fill.PREFIX}scale-"
 PASSWORD = "scale-out-bench-password-7"

@@ -27,8 +27,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from bench.output import BenchError, Console
-from games import rules, selectors
+from games import rules
 from games.models import Game, HighScorePeriod, PlayerKind, Score
+from games.scores.selectors import player_stats, top_ten
 
 TYPICAL_GAMES = 100
 TRIVIAL = "trivial"
@@ -86,7 +87,7 @@ def survey() -> Dataset:
     if not counts:
         raise BenchError("No finished classic games by players: nothing to measure.")
     now = timezone.now()
-    top_ids = {row.user_id for row in selectors.top_ten(kind=rules.CLASSIC.key).rows}
+    top_ids = {row.user_id for row in top_ten(kind=rules.CLASSIC.key).rows}
     outside = [u for u in counts if u not in top_ids] or list(counts)
     typical = min(outside, key=lambda u: (abs(counts[u] - TYPICAL_GAMES), u))
     heaviest = max(counts, key=lambda u: (counts[u], -u))
@@ -147,10 +148,10 @@ def in_process_pages(dataset: Dataset) -> list[Page]:
     classic = rules.CLASSIC.key
 
     def top(period: str, viewer: User | None = None) -> Callable[[], object]:
-        return lambda: selectors.top_ten(kind=classic, period=period, viewer=viewer)
+        return lambda: top_ten(kind=classic, period=period, viewer=viewer)
 
     def stats(user_id: int) -> Callable[[], object]:
-        return lambda: selectors.player_stats(user_id=user_id, kind=classic)
+        return lambda: player_stats(user_id=user_id, kind=classic)
 
     def page_of(user_id: int) -> str:
         """A player's page, at the random public id the site links to."""

@@ -18,7 +18,7 @@ from django.test.utils import override_settings
 from accounts.models import User
 from bench.output import Console
 from bench.scenarios import allowed_host
-from games import rules, services
+from games import rules
 from games.strategy import (
     Advisor,
     analyse,
@@ -30,6 +30,7 @@ from games.strategy import (
     simulate,
     table_path,
 )
+from games.tables import services
 
 HINT_POSITIONS = 400
 ANALYSED_GAMES = 30

@@ -22,9 +22,10 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games import live, moves, rules
+from games import moves, rules
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Score, Seat
+from games.play import live
 from yahtzee_site import prepared
 
 # --- A game and its seats, as loaded --------------------------------------------------------
@@ -385,7 +386,7 @@ def replay(game: Game) -> rules.Match:
 
 def _record_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
     """Copy each seat's result into the high scores, noting where it enters them."""
-    from games.selectors import high_score_entry
+    from games.scores.selectors import high_score_entry
 
     assert game.finished_at is not None
     scores = Score.objects.bulk_create(

@@ -1,6 +1,9 @@
 from django.urls import path, register_converter
 
-from games import review_views, room_views, views
+from games.home import views as home
+from games.play import views as play
+from games.review import views as review
+from games.tables import views as tables
 from yahtzee_site.converters import Int64Converter
 
 # Every number in an address is an int64: a larger one is no page (404), never a 500 where the
@@ -10,28 +13,28 @@ register_converter(Int64Converter, "int64")
 app_name = "games"
 
 urlpatterns = [
-    path("", views.dashboard, name="dashboard"),
-    path("new/", views.new_game, name="new"),
-    path("lobby/", room_views.lobby, name="lobby"),
-    path("join/<str:token>/", room_views.join, name="join"),
-    path("<int64:game_id>/start/", room_views.start, name="start"),
+    path("", home.dashboard, name="dashboard"),
+    path("new/", tables.new_game, name="new"),
+    path("lobby/", tables.lobby, name="lobby"),
+    path("join/<str:token>/", tables.join, name="join"),
+    path("<int64:game_id>/start/", tables.start, name="start"),
     path(
         "<int64:game_id>/invitations/<int64:invitation_id>/revoke/",
-        room_views.revoke,
+        tables.revoke,
         name="revoke",
     ),
-    path("<int64:game_id>/", views.game_page, name="play"),
-    path("<int64:game_id>/hold/", views.hold, name="hold"),
-    path("<int64:game_id>/roll/", views.roll, name="roll"),
-    path("<int64:game_id>/hint/", views.hint, name="hint"),
-    path("<int64:game_id>/undo/", views.undo, name="undo"),
-    path("<int64:game_id>/first/", views.first, name="first"),
-    path("<int64:game_id>/rematch/", views.rematch, name="rematch"),
-    path("<int64:game_id>/analysis/<int64:position>/", review_views.analysis, name="analysis"),
-    path("<int64:game_id>/resign/", views.resign, name="resign"),
-    path("<int64:game_id>/skip/", views.skip, name="skip"),
-    path("<int64:game_id>/computer/", views.computer, name="computer"),
-    path("<int64:game_id>/score/", views.score, name="score"),
-    path("<int64:game_id>/abandon/", views.abandon_page, name="abandon_page"),
-    path("<int64:game_id>/abandon/confirm/", views.abandon, name="abandon"),
+    path("<int64:game_id>/", play.game_page, name="play"),
+    path("<int64:game_id>/hold/", play.hold, name="hold"),
+    path("<int64:game_id>/roll/", play.roll, name="roll"),
+    path("<int64:game_id>/hint/", play.hint, name="hint"),
+    path("<int64:game_id>/undo/", play.undo, name="undo"),
+    path("<int64:game_id>/first/", play.first, name="first"),
+    path("<int64:game_id>/rematch/", play.rematch, name="rematch"),
+    path("<int64:game_id>/analysis/<int64:position>/", review.analysis, name="analysis"),
+    path("<int64:game_id>/resign/", play.resign, name="resign"),
+    path("<int64:game_id>/skip/", play.skip, name="skip"),
+    path("<int64:game_id>/computer/", play.computer, name="computer"),
+    path("<int64:game_id>/score/", play.score, name="score"),
+    path("<int64:game_id>/abandon/", play.abandon_page, name="abandon_page"),
+    path("<int64:game_id>/abandon/confirm/", play.abandon, name="abandon"),
 ]

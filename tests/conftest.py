@@ -19,9 +19,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services, store
+from games import store
 from games.models import Game, GameStatus, Score, Seat
 from games.strategy import Convention, StrategyTable, ensure_table
+from games.tables import services
 from tests import factories
 
 # A loaded machine (CI, a mutation run sharing its cores) can take longer than hypothesis's

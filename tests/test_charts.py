@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games import charts
+from games.scores import charts
 
 
 def test_one_game_puts_its_dot_and_its_label_together_in_the_middle() -> None:

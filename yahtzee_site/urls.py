@@ -5,20 +5,21 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
-from games import views as game_views
+from games.home import views as home
+from games.scores import views as scores
 from yahtzee_site import views as site_views
 
 urlpatterns = [
-    path("", game_views.home, name="home"),
+    path("", home.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
-    path("scores/", game_views.high_scores, name="high_scores"),
-    path("players/me/", game_views.my_stats, name="my_stats"),
-    path("players/<uuid:public_id>/", game_views.player_page, name="player"),
+    path("scores/", scores.high_scores, name="high_scores"),
+    path("players/me/", scores.my_stats, name="my_stats"),
+    path("players/<uuid:public_id>/", scores.player_page, name="player"),
     path(settings.ADMIN_PATH, admin.site.urls),
-    path("healthz", game_views.healthz, name="healthz"),
+    path("healthz", home.healthz, name="healthz"),
     path("theme.css", account_views.theme_css, name="theme_css"),
-    path("help/", game_views.help_page, name="help"),
+    path("help/", home.help_page, name="help"),
 ]
 
 handler500 = site_views.server_error

@@ -273,7 +273,7 @@ def abandon_game(*, game_id: int, user: User) -> Abandoned:
     A game abandoned before its first roll gives back the trial games it used: nothing was
     played. The game row stays locked until the end, so it gives them back at most once.
     """
-    from games import services as tables
+    from games.tables import services as tables
 
     table = store.load(game_id=game_id, user=user, lock=True)
     game = table.game

@@ -39,4 +39,4 @@ def die_face(value: int | str | None) -> SafeString:
 
 @cache
 def _face(value: int) -> SafeString:
-    return mark_safe(render_to_string("games/_die.html", {"value": value or None}).strip())
+    return mark_safe(render_to_string("games/play/_die.html", {"value": value or None}).strip())

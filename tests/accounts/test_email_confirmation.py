@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from accounts import licensing, signups
 from accounts.models import Serial, SerialBatch, User
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.factories import page_text
 
 pytestmark = pytest.mark.django_db

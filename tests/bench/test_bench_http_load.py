@@ -8,7 +8,7 @@ from django.test import Client
 from accounts.models import User
 from bench import load
 from bench.load import FRONT, NOT_MODIFIED, ROLL, SCORE, Sample
-from games import services
+from games.tables import services
 from tests.factories import HTMX
 
 ROLL_ANSWER = """<section id="tray" class="tray"></section>

@@ -29,9 +29,10 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games import rules, services
+from games import rules
 from games.models import Game, GameStatus, MoveAction
 from games.play import actions as play
+from games.tables import services
 from tests.browser.conftest import (
     PASSWORD,
     BrowserProblems,

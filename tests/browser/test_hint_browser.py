@@ -22,15 +22,13 @@ def test_a_hint_by_key_and_its_hold_applied_with_one_tap(
     make_player("hinter", "Hinter")
     log_in(page, site, "hinter")
     game_id = start_game(page, site)
-    from games import services
-
     real_roll = play.roll_dice
 
     def scripted(**kwargs):  # the first throw: three 4s, a 1 and a 2
         kwargs["dice_source"] = ScriptedDice(4, 1, 4, 2, 4)
         return real_roll(**kwargs)
 
-    monkeypatch.setattr(services, "roll_dice", scripted)
+    monkeypatch.setattr(play, "roll_dice", scripted)
     post(page, "/roll/", page.locator("[data-roll]").click)
 
     post(page, "/hint/", lambda: page.keyboard.press("Shift+H"))

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, settle
 from tests.factories import ScriptedDice
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from games import views
+from games.play import actions
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, settle
 
 pytestmark = pytest.mark.browser
@@ -26,13 +26,13 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The live server runs in this process: Alice's throw for first is five 6s, Bob's five 1s.
-    real_throw = views.roll_for_first
+    real_throw = actions.throw_for_first
 
     def scripted_throw(**kwargs: Any) -> Any:
         face = 6 if kwargs["user"].username == "alice" else 1
         return real_throw(**kwargs, dice_source=lambda n: (face,) * n)
 
-    monkeypatch.setattr(views, "roll_for_first", scripted_throw)
+    monkeypatch.setattr(actions, "throw_for_first", scripted_throw)
     make_player("alice", "Alice")
     make_player("bob", "Bob")
     host: Page = problems.watch(new_context()).new_page()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from games import views
+from games.play import views
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
 
 pytestmark = pytest.mark.browser

@@ -12,9 +12,10 @@ import pytest
 
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
-from games import rules, services
+from games import rules
 from games.models import Seat
 from games.play import actions as play
+from games.tables import services
 from tests.licensing.licensing_support import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,8 @@ from django.utils.timezone import localtime
 
 from accounts import serials
 from accounts.models import TRIAL_GAMES, User
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.factories import page_text
 from tests.licensing.licensing_support import (
     DASHBOARD_URL,

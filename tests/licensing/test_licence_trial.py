@@ -8,9 +8,10 @@ import pytest
 
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
-from games import rules, selectors, services
+from games import rules, store
 from games.models import Game, GameStatus
 from games.play import actions as play
+from games.tables import services
 from tests.factories import ScriptedDice, roll_now
 
 
@@ -47,7 +48,7 @@ def test_starting_a_game_uses_one_trial_game(player: User) -> None:
 
 def test_playing_on_in_a_started_game_uses_no_trial_game(player: User, game: Game) -> None:
     play_turn(game, player, "chance")
-    selectors.seated_game(game_id=game.pk, user=player)  # resuming: the game page loads it
+    store.load(game_id=game.pk, user=player)  # resuming: the game page loads it
 
     assert trial_games_used(player) == 1
 

@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.models import Game, GameStatus, Move, MoveAction
 from games.play import actions as play
+from games.tables import services
 from tests.factories import ScriptedDice, client_for, make_user, roll_now, score_now
 from tests.online.test_replay import assert_replays
 

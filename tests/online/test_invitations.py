@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import TRIAL_GAMES
-from games import rules, selectors, services
+from games import rules, store
 from games.models import Game, GameStatus, Invitation, Seat
 from games.play import actions as play
+from games.tables import services
+from games.tables.selectors import lobby
 from tests.factories import make_user, roll_now, score_now
 
 
@@ -185,7 +187,7 @@ def test_turns_pass_between_the_accounts_and_each_plays_only_their_own(player, b
     roll_now(game, bob, 6, 6, 6, 6, 6)
     score_now(game, bob, "yahtzee")
 
-    seated = selectors.seated_game(game_id=game.pk, user=bob)
+    seated = store.load(game_id=game.pk, user=bob)
     assert [s.sheet(game.rules_kind).grand_total for s in seated.seats] == [40, 50]
 
 
@@ -194,8 +196,8 @@ def test_the_lobby_lists_each_waiting_game_once_but_not_the_viewers_own(player, 
     theirs = services.open_game(owner=bob, open_seats=1, invites=1)
     private = services.open_game(owner=make_user("dan"), invites=1)
 
-    seen = selectors.lobby(viewer=player)
+    seen = lobby(viewer=player)
 
     assert [(s.game_id, s.host, s.seated, s.offered) for s in seen] == [(theirs.pk, "Bob", 1, 2)]
-    assert {s.game_id for s in selectors.lobby(viewer=bob)} == {mine.pk}
-    assert private.pk not in {s.game_id for s in selectors.lobby(viewer=make_user("eve"))}
+    assert {s.game_id for s in lobby(viewer=bob)} == {mine.pk}
+    assert private.pk not in {s.game_id for s in lobby(viewer=make_user("eve"))}

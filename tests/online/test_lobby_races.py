@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Invitation, Seat
+from games.tables import services
 from tests.factories import make_user
 from tests.licensing.licensing_support import run_together
 

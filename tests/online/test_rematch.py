@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, services
+from games import rules
 from games.models import Game, GameStatus, Invitation
+from games.tables import services
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 

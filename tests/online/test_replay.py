@@ -8,16 +8,18 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import rules, selectors, services
+from games import rules, store
 from games.models import Game, GameStatus, Move, MoveAction
+from games.moves import ReplayMismatch
 from games.play import actions as play
-from games.replay import ReplayMismatch, replay
+from games.store import replay
+from games.tables import services
 from tests.factories import ScriptedDice, make_user, roll_now, score_now
 
 
 def assert_replays(game: Game) -> rules.Match:
     game.refresh_from_db()
-    stored = selectors.seated_game(game_id=game.pk, user=game.owner).match()
+    stored = store.load(game_id=game.pk, user=game.owner).match()
     replayed = replay(game)
     assert replayed.sheets == stored.sheets
     assert replayed.states == stored.states

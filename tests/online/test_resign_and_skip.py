@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rules, selectors, services
+from games import rules, store
 from games.models import Game, GameStatus, Move, MoveAction, Score
 from games.play import actions as play
+from games.tables import services
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -82,7 +83,7 @@ def test_an_idle_player_is_skipped_with_a_zero_in_the_lowest_box(player, bob) ->
 
     play.skip_turn(game_id=game.pk, user=player, version=game.version)
 
-    seated = selectors.seated_game(game_id=game.pk, user=player)
+    seated = store.load(game_id=game.pk, user=player)
     assert seated.seats[1].cards == [{"aces": 0}]
     assert (seated.game.current_seat, seated.game.round) == (0, 2)
     skip = Move.objects.get(action=MoveAction.SKIP)
@@ -135,4 +136,4 @@ def test_the_resign_page_and_button(player, bob) -> None:
     )
 
     assert "You resigned: the others play on. Your score is not entered." in page_text(response)
-    assert selectors.seated_game(game_id=game.pk, user=bob).seats[1].resigned
+    assert store.load(game_id=game.pk, user=bob).seats[1].resigned

@@ -8,9 +8,11 @@ import re
 from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES
-from games import rules, services
+from games import rules
+from games.home.selectors import dashboard
 from games.models import Game, GameStatus, Invitation, Seat
 from games.play import actions as play
+from games.tables import services
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -164,8 +166,8 @@ def test_the_dashboard_lists_games_where_it_is_your_turn_first(player) -> None:
     roll_now(waiting_on_bob, player, 1, 1, 1, 1, 2)
     score_now(waiting_on_bob, player, "aces")
 
-    listed = [g.game_id for g in services.selectors.dashboard(user=player).open_games]
-    first_page = services.selectors.dashboard(user=player, open_shown=1)
+    listed = [g.game_id for g in dashboard(user=player).open_games]
+    first_page = dashboard(user=player, open_shown=1)
 
     assert listed == [mine.pk, waiting_on_bob.pk]
     # Over all the open games, not only the page shown: the older game waiting for Alice leads.

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import rules, selectors, services
+from games import rules, store
 from games.errors import GameNotInProgress
 from games.models import Move, PlayerKind, Score, Seat
 from games.play import actions as play
+from games.scores.selectors import top_ten
+from games.tables import services
 from tests.factories import roll_now, score_now
 
 
@@ -92,13 +94,13 @@ def test_a_whole_game_against_the_computer_records_its_score_apart(player) -> No
         score_now(game, player, box.value)
         step(game, player, to_the_end=True)
 
-    seated = selectors.seated_game(game_id=game.pk, user=player)
+    seated = store.load(game_id=game.pk, user=player)
     assert seated.game.status == "finished"
     scores = {s.player_kind: s for s in Score.objects.filter(game=game)}
     assert set(scores) == {PlayerKind.HUMAN, PlayerKind.COMPUTER}
-    top_computers = selectors.top_ten(kind=rules.CLASSIC.key, player_kind=PlayerKind.COMPUTER)
+    top_computers = top_ten(kind=rules.CLASSIC.key, player_kind=PlayerKind.COMPUTER)
     assert [row.display_name for row in top_computers.rows] == ["Computer (Perfect)"]
-    top_people = selectors.top_ten(kind=rules.CLASSIC.key)
+    top_people = top_ten(kind=rules.CLASSIC.key)
     assert [row.display_name for row in top_people.rows] == ["Alice"]
     with pytest.raises(GameNotInProgress):
         step(game, player)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from games import rules, selectors, services, store
+from games import rules, store
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
 from games.play import actions as play
+from games.tables import services
+from games.tables.selectors import games_of
 from tests.factories import ScriptedDice
 from yahtzee_site import prepared
 
@@ -99,7 +101,7 @@ def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
     stranger = make_user("mallory")
 
     with pytest.raises(GameNotFound):
-        selectors.seated_game(game_id=game.pk, user=stranger)
+        store.load(game_id=game.pk, user=stranger)
     with pytest.raises(GameNotFound):
         play.roll_dice(game_id=game.pk, user=stranger, version=0)
     with pytest.raises(GameNotFound):
@@ -188,20 +190,20 @@ def test_games_of_lists_only_the_games_a_user_sits_in(game, player, make_user):
     other = make_user("bob")
     services.start_game(owner=other)
 
-    assert list(selectors.games_of(player)) == [game]
+    assert list(games_of(player)) == [game]
 
 
 def test_the_game_is_read_with_its_seats_only_by_a_player_seated_there(player, make_user):
     game = services.start_game(owner=player, guests=["Ann", "Ben"])
 
-    seated = selectors.seated_game(game_id=game.pk, user=player)
+    seated = store.load(game_id=game.pk, user=player)
 
     assert [seat.display_name for seat in seated.seats] == ["Alice", "Ann", "Ben"]
     assert all(seat.game is seated.game for seat in seated.seats)  # one Game object for all
     with pytest.raises(GameNotFound):
-        selectors.seated_game(game_id=game.pk, user=make_user("mallory"))
+        store.load(game_id=game.pk, user=make_user("mallory"))
     with pytest.raises(GameNotFound):
-        selectors.seated_game(game_id=game.pk + 1000, user=player)
+        store.load(game_id=game.pk + 1000, user=player)
 
 
 def test_a_write_reads_the_game_locked(player):

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from accounts.display_names import is_reserved, skeleton
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

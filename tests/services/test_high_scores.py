@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from games import rules, selectors, services
+from games import rules
 from games.models import PlayerKind, Score
 from games.play import actions as play
+from games.scores.selectors import high_score_entry, player_stats, top_ten
+from games.tables import services
 from tests.conftest import NOW
 
 
@@ -17,7 +19,7 @@ def test_the_top_ten_lists_the_ten_best_best_first(make_user, finished):
     for i, player in enumerate(players):
         finished(player, 200 + i)
 
-    table = selectors.top_ten(kind="classic", now=NOW)
+    table = top_ten(kind="classic", now=NOW)
 
     assert [row.grand_total for row in table.rows] == list(range(211, 201, -1))
     assert [row.rank for row in table.rows] == list(range(1, 11))
@@ -28,7 +30,7 @@ def test_ties_rank_by_who_got_there_first(make_user, finished):
     finished(late, 300, days_ago=1)
     finished(early, 300, days_ago=2)
 
-    table = selectors.top_ten(kind="classic", now=NOW)
+    table = top_ten(kind="classic", now=NOW)
 
     assert ranks(table) == [(1, "Early", 300), (2, "Late", 300)]
 
@@ -40,7 +42,7 @@ def test_periods_keep_only_recent_games(make_user, finished):
     finished(player, 240, days_ago=3)
 
     def totals(period):
-        table = selectors.top_ten(kind="classic", period=period, now=NOW)
+        table = top_ten(kind="classic", period=period, now=NOW)
         return [row.grand_total for row in table.rows]
 
     assert totals("all") == [350, 280, 240]
@@ -56,7 +58,7 @@ def test_abandoned_games_never_count(player, roll):
     play.abandon_game(game_id=game.pk, user=player)
 
     assert not Score.objects.exists()
-    assert selectors.top_ten(kind="classic").rows == []
+    assert top_ten(kind="classic").rows == []
 
 
 def test_each_kind_and_the_computer_have_their_own_table(make_user, finished):
@@ -65,9 +67,9 @@ def test_each_kind_and_the_computer_have_their_own_table(make_user, finished):
     finished(amy, 900, kind="triple")
     finished(amy, 330, computer=True)
 
-    assert [r.grand_total for r in selectors.top_ten(kind="classic").rows] == [250]
-    assert [r.grand_total for r in selectors.top_ten(kind="triple").rows] == [900]
-    computer = selectors.top_ten(kind="classic", player_kind=PlayerKind.COMPUTER).rows
+    assert [r.grand_total for r in top_ten(kind="classic").rows] == [250]
+    assert [r.grand_total for r in top_ten(kind="triple").rows] == [900]
+    computer = top_ten(kind="classic", player_kind=PlayerKind.COMPUTER).rows
     assert [(r.display_name, r.grand_total) for r in computer] == [("Robo", 330)]
 
 
@@ -76,7 +78,7 @@ def test_the_viewers_rows_are_marked(make_user, finished):
     finished(amy, 250)
     finished(bob, 260)
 
-    table = selectors.top_ten(kind="classic", viewer=amy, now=NOW)
+    table = top_ten(kind="classic", viewer=amy, now=NOW)
 
     assert [(r.display_name, r.mine) for r in table.rows] == [("Bob", False), ("Amy", True)]
     assert table.my_rank is None
@@ -90,7 +92,7 @@ def test_a_viewer_outside_the_ten_sees_their_best_rank(make_user, finished):
     finished(me, 200)
     finished(me, 241, days_ago=1)  # ties with the 60th, who got there later (now)
 
-    table = selectors.top_ten(kind="classic", viewer=me, now=NOW)
+    table = top_ten(kind="classic", viewer=me, now=NOW)
 
     assert (table.my_rank, table.my_best) == (60, 241)
 
@@ -98,7 +100,7 @@ def test_a_viewer_outside_the_ten_sees_their_best_rank(make_user, finished):
 def test_a_viewer_with_no_game_gets_no_rank(make_user, finished):
     finished(make_user("amy"), 250)
 
-    table = selectors.top_ten(kind="classic", viewer=make_user("new"), now=NOW)
+    table = top_ten(kind="classic", viewer=make_user("new"), now=NOW)
 
     assert table.my_rank is None
 
@@ -108,7 +110,7 @@ def test_the_top_ten_costs_one_query(make_user, finished, django_assert_num_quer
         finished(make_user(f"p{i}"), 200 + i)
 
     with django_assert_num_queries(1):
-        selectors.top_ten(kind="classic", now=NOW)
+        top_ten(kind="classic", now=NOW)
 
 
 def test_finishing_a_game_records_its_score_and_its_entry(player, roll, fill_card):
@@ -129,7 +131,7 @@ def test_the_entry_is_the_best_period_it_reaches(make_user, finished):
         finished(make_user(f"old{i}"), 400 + i, days_ago=60)
     score = finished(make_user("amy"), 300)
 
-    assert selectors.high_score_entry(score, now=NOW) == (1, "30d")
+    assert high_score_entry(score, now=NOW) == (1, "30d")
 
 
 def test_a_score_only_the_week_remembers_enters_the_weeks_table(make_user, finished):
@@ -137,7 +139,7 @@ def test_a_score_only_the_week_remembers_enters_the_weeks_table(make_user, finis
         finished(make_user(f"old{i}"), 400 + i, days_ago=20)
     score = finished(make_user("amy"), 300)
 
-    assert selectors.high_score_entry(score, now=NOW) == (1, "7d")
+    assert high_score_entry(score, now=NOW) == (1, "7d")
 
 
 def test_no_entry_below_every_table(make_user, finished, django_assert_num_queries):
@@ -147,7 +149,7 @@ def test_no_entry_below_every_table(make_user, finished, django_assert_num_queri
 
     # Ten ahead in the last 7 days means ten ahead in every wider table: one count says so.
     with django_assert_num_queries(1):
-        assert selectors.high_score_entry(score, now=NOW) is None
+        assert high_score_entry(score, now=NOW) is None
 
 
 # --- Statistics ----------------------------------------------------------------------------
@@ -161,7 +163,7 @@ def test_player_stats_add_up(player, finished, make_user):
     services.start_game(owner=player)
     finished(make_user("other"), 999)
 
-    stats = selectors.player_stats(user_id=player.pk, kind="classic")
+    stats = player_stats(user_id=player.pk, kind="classic")
 
     assert (stats.started, stats.finished, stats.abandoned, stats.in_progress) == (5, 3, 1, 1)
     assert (stats.average, stats.median, stats.best, stats.worst) == (250, 250, 300, 200)
@@ -171,7 +173,7 @@ def test_player_stats_add_up(player, finished, make_user):
 
 
 def test_stats_of_a_player_with_no_game(player):
-    stats = selectors.player_stats(user_id=player.pk, kind="classic")
+    stats = player_stats(user_id=player.pk, kind="classic")
 
     assert (stats.finished, stats.average, stats.best, stats.upper_bonus_rate) == (
         0,

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import TRIAL_GAMES, User
-from games import rules, selectors, services
+from games import rules, store
 from games.models import Game, PlayerKind, Score, Seat
 from games.play import actions as play
+from games.scores.selectors import top_ten
+from games.tables import services
 from tests.factories import make_user, roll_now, score_now
 
 ALL = [box.value for box in rules.CATEGORIES]
@@ -51,12 +53,12 @@ def test_the_host_plays_each_guests_turn_in_order(player) -> None:
 
     roll_now(game, player, 1, 1, 1, 2, 2)
     score_now(game, player, "full_house")
-    seated = selectors.seated_game(game_id=game.pk, user=player)
+    seated = store.load(game_id=game.pk, user=player)
 
     assert seated.game.current_seat == 1 and seated.game.round == 1
     roll_now(game, player, 3, 3, 3, 3, 3)  # Ann's roll, made at the host's screen
     score_now(game, player, "yahtzee")
-    seated = selectors.seated_game(game_id=game.pk, user=player)
+    seated = store.load(game_id=game.pk, user=player)
     assert (seated.game.current_seat, seated.game.round) == (0, 2)
     assert seated.seats[1].sheet(game.rules_kind).cards[0] == {"yahtzee": 50}
 
@@ -84,7 +86,7 @@ def test_guests_results_stay_out_of_the_public_top_ten(player) -> None:
     scores = {s.display_name: s for s in Score.objects.filter(game=game)}
     assert scores["Ann"].player_kind == PlayerKind.GUEST
     assert scores["Ann"].grand_total == scores[player.display_name].grand_total
-    table = selectors.top_ten(kind=rules.CLASSIC.key)
+    table = top_ten(kind=rules.CLASSIC.key)
     assert [row.display_name for row in table.rows] == [player.display_name]
 
 

@@ -12,8 +12,8 @@ from django.db.models import Q, signals
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Move, MoveAction, Seat
+from games.tables import services
 from yahtzee_site import prepared
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, services
+from games import rules
 from games.models import Game, Move, MoveAction, Seat
 from games.play import actions as play
+from games.tables import services
 from tests.factories import HTMX, make_user, page_text, roll_now, score_now
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, selectors, strategy
+from games import rules, strategy
 from games.models import Game
 from games.play import actions as play
+from games.review.selectors import game_record
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
 
@@ -45,7 +46,7 @@ def test_the_record_is_read_back_from_the_log_with_holds_and_undos(player, game)
     play.undo_score(game_id=game.pk, user=player, version=game.version)
     score_now(game, player, "sixes")
 
-    record = selectors.game_record(game.seats.get())
+    record = game_record(game.seats.get())
 
     assert record.turns == (
         strategy.TurnRecord(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games import card_html, rules
+from games import rules
+from games.play import card_html
 
 
 def player(name: str, **marks: bool) -> dict:

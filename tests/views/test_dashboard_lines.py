@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 
-from games import dashboard_html
-from games.selectors import GameSummary
+from games.home import dashboard_html
+from games.home.selectors import GameSummary
 
 WHEN = datetime(2026, 3, 7, 23, 30, tzinfo=UTC)
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from games import services
+from games.tables import services
 from tests.factories import page_text
 from yahtzee_site import views as site_views
 

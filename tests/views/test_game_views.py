@@ -9,9 +9,10 @@ from django.db import connection
 from django.urls import reverse
 
 from accounts import licensing
-from games import rules, services
+from games import rules
 from games.models import Game, GameStatus, Move
 from games.play import actions as play
+from games.tables import services
 from tests.factories import HTMX
 
 

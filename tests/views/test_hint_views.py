@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import rules, services
+from games import rules
 from games.models import Game, Score, Seat
+from games.tables import services
 from tests.factories import HTMX, fill_card, page_text, roll_now, score_now
 
 

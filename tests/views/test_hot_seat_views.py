@@ -6,8 +6,9 @@ import html
 
 from django.urls import reverse
 
-from games import rules, services
+from games import rules
 from games.models import Game
+from games.tables import services
 from tests.factories import page_text, roll_now, score_now
 
 

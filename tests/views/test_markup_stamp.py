@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from games import card_html, live, services
+from games.play import card_html, live
+from games.tables import services
 from tests.factories import HTMX
 
-ROOT = Path(live.__file__).resolve().parent.parent
+ROOT = Path(live.__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -119,7 +119,8 @@ def test_an_unknown_player_is_404(client, db):
 
 
 def test_the_game_over_panel_announces_a_new_high_score(client, player, roll, fill_card):
-    from games import rules, services
+    from games import rules
+    from games.tables import services
 
     game = services.start_game(owner=player)
     fill_card(game, {box: 0 for box in rules.CATEGORIES if box != "chance"})

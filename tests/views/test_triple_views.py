@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games import rules, selectors
+from games import rules
 from games.models import Game, GameStatus
+from games.scores.selectors import top_ten
 from tests.factories import HTMX
 
 
@@ -71,7 +72,7 @@ def test_a_filled_box_stays_open_in_the_other_columns(alice_client, player, next
 
 
 def test_a_finished_triple_game_has_its_own_high_scores(alice_client, player, next_dice):
-    from games import services
+    from games.tables import services
 
     game = services.start_game(owner=player, kind="triple")
     seat = game.seats.get()
@@ -93,5 +94,5 @@ def test_a_finished_triple_game_has_its_own_high_scores(alice_client, player, ne
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     assert "Final score <strong>87</strong>" in response.text  # 29 in the ×3 column
-    assert [r.grand_total for r in selectors.top_ten(kind="triple").rows] == [87]
-    assert selectors.top_ten(kind="classic").rows == []
+    assert [r.grand_total for r in top_ten(kind="triple").rows] == [87]
+    assert top_ten(kind="classic").rows == []

@@ -9,8 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import credentials
-from games import live, services
 from games.models import Game, Invitation
+from games.play import live
+from games.tables import services
 from tests.factories import HTMX, PASSWORD, client_for, make_user, roll_now
 
 

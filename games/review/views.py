@@ -11,9 +11,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts.http import AuthedRequest
-from games import advice, charts, rules, selectors, strategy
+from games import advice, rules, store, strategy
 from games.errors import GameNotFound
 from games.models import GameStatus
+from games.review.selectors import NoRecord, game_record
+from games.scores import charts
 
 COSTLIEST = 3
 
@@ -35,7 +37,7 @@ def _choice_words(decision: strategy.Decision) -> dict[str, Any]:
 def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpResponse:
     """The analysis of the card at ``position`` in a finished game the viewer sat in."""
     try:
-        seated = selectors.seated_game(game_id=game_id, user=request.user)
+        seated = store.load(game_id=game_id, user=request.user)
     except GameNotFound as exc:
         raise Http404(str(exc)) from exc
     game = seated.game
@@ -44,10 +46,10 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
         raise Http404("Only a finished game's cards can be analysed.")
     context: dict[str, Any] = {"game": game, "seat": seat, "kind": game.rules_kind}
     try:
-        record = selectors.game_record(seat)
-    except selectors.NoRecord as exc:
+        record = game_record(seat)
+    except NoRecord as exc:
         context["message"] = str(exc)
-        return render(request, "games/analysis.html", context)
+        return render(request, "games/review/analysis.html", context)
     found = strategy.analyse(advice.advisor(), record, players=len(seated.seats))
     context |= {
         "analysis": found,
@@ -59,4 +61,4 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
         "chart": charts.score_line([round(value) for value in found.path]),
         "other_seats": [s for s in seated.seats if s.pk != seat.pk],
     }
-    return render(request, "games/analysis.html", context)
+    return render(request, "games/review/analysis.html", context)

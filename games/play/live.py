@@ -103,7 +103,7 @@ def _stored_sql(vendor: str) -> str:
     )
 
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(settings.BASE_DIR)
 # Where the game partial is drawn from: the apps' and the site's code (views, presenters, the
 # card drawn in Python, template tags, the user's options) and their templates, the project's
 # templates and static files, and the pinned requirements (Django's own tags and escaping).

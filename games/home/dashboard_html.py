@@ -14,9 +14,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 from django.utils.timezone import get_current_timezone
 
-from games import presenters, rules
+from games import rules
+from games.home.presenters import analysis_url
+from games.home.selectors import GameSummary
 from games.models import GameStatus
-from games.selectors import GameSummary
+from games.play.presenters import play_url
 
 
 def open_lines(games: Sequence[GameSummary]) -> SafeString:
@@ -27,7 +29,7 @@ def open_lines(games: Sequence[GameSummary]) -> SafeString:
         waiting = game.status == GameStatus.WAITING
         # Games where it is the viewer's move come first; the others say so.
         others = game.status == GameStatus.IN_PROGRESS and not game.your_turn
-        url, ago = presenters.play_url(game.game_id), escape(timesince(game.updated_at))
+        url, ago = play_url(game.game_id), escape(timesince(game.updated_at))
         lines.append(
             f'<li class="game-item">\n<a class="game-link" href="{url}">\n'
             f'<span class="game-item-title">{"Waiting room: " if waiting else "Resume "}'
@@ -46,15 +48,13 @@ def over_lines(games: Sequence[GameSummary]) -> SafeString:
     for game in games:
         finished = game.status == GameStatus.FINISHED
         if finished:
-            after = (
-                f' · <a href="{presenters.analysis_url(game.game_id, game.position)}">analysis</a>'
-            )
+            after = f' · <a href="{analysis_url(game.game_id, game.position)}">analysis</a>'
         else:
             after = _ABANDONED if game.status == GameStatus.ABANDONED else ""
         # As the date filter "j M Y" writes it (English month names: the site's language).
         when = f"{(game.finished_at or game.updated_at).astimezone(zone):%-d %b %Y}"
         rows.append(
-            f'<tr>\n<td><a href="{presenters.play_url(game.game_id)}">{_KIND_NAMES[game.kind]}</a>'
+            f'<tr>\n<td><a href="{play_url(game.game_id)}">{_KIND_NAMES[game.kind]}</a>'
             f"{after}</td>\n<td>{when}</td>\n"
             f'<td class="num">{int(game.score) if finished else "—"}</td>\n</tr>\n'
         )

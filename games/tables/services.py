@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import guest_rules, rules, selectors, store, strategy
+from games import rules, store, strategy
 from games.errors import GameError, GameNotInProgress
 from games.models import (
     TURN_LIMITS,
@@ -28,6 +28,7 @@ from games.models import (
     Seat,
 )
 from games.store import SeatedGame
+from games.tables import guests as guest_rules
 from yahtzee_site import prepared
 
 MAX_SEATS = 6
@@ -238,7 +239,7 @@ def rematch(*, game_id: int, user: User) -> Game:
     """The same players again, same kind and settings: a new game waiting for them, with a seat
     kept for each other account (they accept from the old game's page). Whoever asks first
     hosts it; asking again, by anyone, leads to the same game."""
-    seated = selectors.seated_game(game_id=game_id, user=user, lock=True)
+    seated = store.load(game_id=game_id, user=user, lock=True)
     old = seated.game
     if old.rematch_id is not None:
         return Game.objects.get(pk=old.rematch_id)
@@ -314,7 +315,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
     Invitation.objects.filter(game=game, seat__isnull=True, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
-    seated = selectors.seated_game(game_id=game_id, user=user)
+    seated = store.load(game_id=game_id, user=user)
     keep: list[Seat] = []
     for seat in seated.seats:
         if seat.user is not None:

@@ -204,7 +204,7 @@ def _board_row_start(label: str, css: str) -> SafeString:
 
 def player_chips(players: Sequence[dict[str, Any]]) -> SafeString:
     """The strip above the card in a game of several: each player's name and total, the player
-    on turn marked (``presenters.standings`` gives the players)."""
+    on turn marked (``standings`` gives the players)."""
     return mark_safe(
         "".join(
             f"<li{_CHIP_ON_TURN if p['on_turn'] else _CHIP}>{escape(p['name'])} "

@@ -1,37 +1,40 @@
-"""Turns what the selectors read into what a page shows: dice, score-card rows, totals, words.
+"""What the game page shows, worked out from the loaded game and its match: dice, the card's
+rows and offers, totals, every player's standing, the draw for first, what the viewer may do.
 
-The templates only lay this out; every number and phrase a player reads is decided here.
-Presenters make no query: they are handed everything they show.
+The templates only lay this out; presenters make no query: they are handed what they show.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
-from urllib.parse import urlencode
 
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
-from games import card_html, rules, selectors, strategy
+from games import rules, strategy
 from games.models import (
-    KIND_CHOICES,
     TURN_LIMITS,
     Game,
     GameStatus,
     HighScorePeriod,
     Move,
-    MoveAction,
     PlayerKind,
-    Seat,
+)
+from games.play import card_html
+from games.play.words import (
+    announcement,
+    celebrations,
+    describe,
+    describe_move,
+    high_score_news,
+    page_title,
+    result_line,
+    whose_turn,
 )
 from games.store import SeatedGame
-from games.strategy.bots import MEASURED_MEAN
 
 LIMITS = {
     "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
@@ -55,6 +58,8 @@ GAME_ACTIONS = (
     "first",
     "abandon_page",
 )
+
+
 _ANY_ID = 123456789
 
 
@@ -69,6 +74,10 @@ def game_urls(game_id: int) -> dict[str, str]:
         name: pattern.replace(str(_ANY_ID), str(game_id))
         for name, pattern in _url_patterns().items()
     }
+
+
+def play_url(game_id: int) -> str:
+    return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
 
 
 def _rows(
@@ -112,44 +121,6 @@ def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
     return columns
 
 
-def _announcement(
-    turn: rules.Turn, *, on_turn: bool, finished: bool, total: int, turn_of: str = ""
-) -> str:
-    if finished:
-        return f"Game over. Final score {total}."
-    if not turn.dice:
-        if turn_of:
-            return f"{turn_of.rstrip('!')}: roll the dice."
-        return "Your turn: roll the dice." if on_turn else ""
-    left = turn.rolls_left
-    rolls = (
-        "no rolls left, choose a box" if left == 0 else f"{left} roll{'s' if left > 1 else ''} left"
-    )
-    return f"Roll {turn.rolls_used}: {rules.describe_dice(turn.dice)}. {rolls.capitalize()}."
-
-
-def page_title(
-    game: Game, kind: rules.GameKind, *, round: int, total: int, whose_turn: str = ""
-) -> str:
-    """The tab's title: it follows the game, so a player in another tab sees where it stands
-    (and, with several players, whose turn it is)."""
-    if game.status == GameStatus.FINISHED:
-        return f"Game over — {total} — {kind.name}"
-    if game.status == GameStatus.ABANDONED:
-        return f"Abandoned — {kind.name}"
-    turn = f"{whose_turn} — " if whose_turn else ""
-    return f"{turn}Round {round} of {kind.rounds} — {kind.name}"
-
-
-def whose_turn(seat: Seat, *, viewer: User, several: bool) -> str:
-    """Who is to play, as the viewer reads it: "Your turn!" for their own seat."""
-    if not several:
-        return ""
-    if seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk:
-        return "Your turn!"
-    return f"{seat.display_name}'s turn"
-
-
 def standings(
     seated: SeatedGame, *, viewer: User, sheets: Sequence[rules.Sheet], totals: Sequence[int]
 ) -> list[dict[str, Any]]:
@@ -175,91 +146,6 @@ def standings(
             zip(seated.seats, sheets, totals, strict=True)
         )
     ]
-
-
-def result_line(players: Sequence[dict[str, Any]]) -> str:
-    """Who won a finished game of several players, ties shared."""
-    winners = [p["name"] for p in players if p["winner"]]
-    if not winners or len(players) < 2:
-        return ""
-    total = next(p["total"] for p in players if p["winner"])
-    if len(winners) == 1:
-        return f"{winners[0]} wins with {total}."
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win with {total}."
-
-
-def celebrations(
-    scoring: rules.Scoring | None, *, finished: bool, total: int, high_score: dict[str, str] | None
-) -> list[dict[str, str]]:
-    """What the scoring just done deserves beyond a line of text, biggest news last."""
-    if scoring is None:
-        return []
-    events = []
-    if rules.is_yahtzee(scoring.dice):
-        bonus = f" +{scoring.yahtzee_bonus} bonus." if scoring.yahtzee_bonus else ""
-        events.append({"kind": "yahtzee", "text": f"YAHTZEE!{bonus}"})
-    if scoring.upper_bonus:
-        events.append({"kind": "upper-bonus", "text": f"Upper bonus +{scoring.upper_bonus}!"})
-    if finished:
-        events.append({"kind": "game-over", "text": f"Game over — {total}"})
-    if finished and high_score:
-        events.append({"kind": "high-score", "text": high_score["text"]})
-    return events
-
-
-def describe(record: rules.Roll | rules.Scoring, *, who: str = "") -> str:
-    """One line of the game's log: "Roll 2: 6, 6, 3, 6, 1" or "24 in Sixes"."""
-    prefix = f"{who}: " if who else ""
-    if isinstance(record, rules.Roll):
-        return f"{prefix}Roll {record.roll_number}: {rules.describe_dice(record.dice)}"
-    line = f"{prefix}{record.points} in {rules.Box(record.box).label}"
-    if record.column > 0:
-        line += f" (column {record.column + 1})"
-    if record.yahtzee_bonus:
-        line += f", +{record.yahtzee_bonus} Yahtzee bonus"
-    return line
-
-
-def describe_move(move: Move, *, name: str = "") -> str:
-    """A logged move as a line of the game's log (with the player's ``name`` when several play)."""
-    record: rules.Roll | rules.Scoring
-    prefix = f"{name}: " if name else ""
-    if move.action == MoveAction.UNDO:
-        return f"{prefix}Took back {move.points} in {rules.Box(move.box).label}"
-    if move.action == MoveAction.FIRST:
-        dice = tuple(move.dice)
-        return f"{prefix}Rolled for first: {rules.describe_dice(dice)} = {sum(dice)}"
-    if move.action == MoveAction.RESIGN:
-        return f"{prefix}Resigned"
-    if move.action == MoveAction.END:
-        return f"{prefix}Ended the game for everyone"
-    if move.action == MoveAction.SKIP:
-        return f"{prefix}Skipped (idle): 0 in {rules.Box(move.box).label}"
-    if move.action == MoveAction.ROLL:
-        record = rules.Roll(
-            dice=tuple(move.dice), held=tuple(move.held), roll_number=move.roll_number or 0
-        )
-    else:
-        record = rules.Scoring(
-            column=move.column or 0,
-            box=move.box,
-            points=move.points or 0,
-            yahtzee_bonus=move.yahtzee_bonus,
-            dice=tuple(move.dice),
-            joker=move.joker,
-        )
-    return describe(record, who=name)
-
-
-def high_score_news(entry: tuple[int, HighScorePeriod] | None) -> dict[str, str] | None:
-    """What the game-over panel says when the game entered the high scores."""
-    if entry is None:
-        return None
-    rank, period = entry
-    return {
-        "text": f"New high score — #{rank} {selectors.PERIOD_PHRASES[period]}!",
-        "period": period,
-    }
 
 
 def first_draw(seated: SeatedGame, viewer: User) -> dict[str, Any] | None:
@@ -332,7 +218,7 @@ def game_context(
     log_kept: bool = False,
 ) -> dict[str, Any]:
     """Everything the game page shows, for ``viewer``; ``high_scores`` as
-    ``selectors.high_score_entries`` gives them for a finished game, ``moves`` the latest
+    ``high_score_entries`` gives them for a finished game, ``moves`` the latest
     moves, newest first. With ``log_kept`` the page keeps its log as it is, and only the line
     of the move just made (``new_moves``) is added to it."""
     game = seated.game
@@ -461,7 +347,7 @@ def game_context(
                 message,
                 # The end of the game is said below, with the final score.
                 *(event["text"] for event in news if event["kind"] != "game-over"),
-                _announcement(
+                announcement(
                     turn, on_turn=on_turn, finished=finished, total=grand_total, turn_of=turn_of
                 ),
             )
@@ -470,132 +356,4 @@ def game_context(
         "boxes": rules.CATEGORIES,
         "limits": LIMITS,
         "urls": urls,
-    }
-
-
-# --- The front page --------------------------------------------------------------------------
-
-PREVIEW_DICE = (4, 4, 2, 4, 6)
-PREVIEW_HELD = (True, True, False, True, False)
-
-
-def finished_rows(items: Sequence[selectors.GameSummary]) -> list[dict[str, Any]]:
-    """Lines of games that are over: link, kind, date, score, and the analysis link."""
-    kinds = dict(KIND_CHOICES)
-    zone = timezone.get_current_timezone()
-    return [
-        {
-            "url": play_url(item.game_id),
-            "kind": kinds[item.kind],
-            "abandoned": item.status == GameStatus.ABANDONED,
-            "finished": item.status == GameStatus.FINISHED,
-            # As the date filter "j M Y" writes it (English month names: the site's language).
-            "when": f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
-            "score": item.score,
-            "analysis_url": analysis_url(item.game_id, item.position),
-        }
-        for item in items
-    ]
-
-
-@cache
-def new_game_choices(*, opened: bool) -> SafeString:
-    """The new-game form's fixed choices: computer players, seats online, the kinds of game.
-
-    The same for every player, so rendered once per process (``opened`` after a mistake in
-    the names typed, to show every choice again)."""
-    context = {
-        "opened": opened,
-        "computer_slots": range(1, 4),
-        "bot_choices": [
-            (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})")
-            for name in strategy.BOT_NAMES
-        ],
-        "seat_choices": range(rules.MAX_SEATS),
-        "turn_limits": TURN_LIMITS.items(),
-        "kinds": KIND_CHOICES,
-    }
-    return mark_safe(render_to_string("games/_new_game_choices.html", context))
-
-
-def play_url(game_id: int) -> str:
-    return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
-
-
-_ANY_POSITION = 987654321
-
-
-def analysis_url(game_id: int, position: int) -> str:
-    return (
-        _analysis_pattern()
-        .replace(str(_ANY_ID), str(game_id))
-        .replace(str(_ANY_POSITION), str(position))
-    )
-
-
-@cache
-def _analysis_pattern() -> str:
-    return reverse("games:analysis", kwargs={"game_id": _ANY_ID, "position": _ANY_POSITION})
-
-
-def home_preview() -> dict[str, Any]:
-    """A turn drawn on the front page: three 4s held, and what the card offers for the dice
-    (worked out by the rules, so the picture never tells a wrong score)."""
-    options = [
-        (box.label, rules.box_score(box, PREVIEW_DICE))
-        for box in (rules.Box.FOURS, rules.Box.FULL_HOUSE, rules.Box.CHANCE)
-    ]
-    return {
-        "preview_dice": list(zip(PREVIEW_DICE, PREVIEW_HELD, strict=True)),
-        "preview_rows": [(rules.Box.THREES.label, 9, False)] + [(*o, True) for o in options],
-        "preview_options": ", ".join(f"{label} {points}" for label, points in options),
-    }
-
-
-# --- High scores ---------------------------------------------------------------------------
-
-PLAYER_KINDS = ((PlayerKind.HUMAN, "People"), (PlayerKind.COMPUTER, "Computer"))
-
-
-def high_scores_context(top: selectors.TopTen) -> dict[str, Any]:
-    """The top-ten page's words and links, worked out once here rather than in template loops."""
-    choice = {"kind": top.kind, "period": top.period, "player_kind": top.player_kind}
-
-    def tabs(name: str, options: Iterable[tuple[str, Any]]) -> list[tuple[str, str, bool]]:
-        return [
-            (str(label), "?" + urlencode(choice | {name: value}), value == choice[name])
-            for value, label in options
-        ]
-
-    blank = uuid.UUID(int=0)
-    player_url = reverse("player", kwargs={"public_id": blank}).removesuffix(f"{blank}/")
-    rows = [
-        {
-            "rank": row.rank,
-            "name": row.display_name,
-            "href": f"{player_url}{row.player_id}/" if row.player_id else "",
-            "total": row.grand_total,
-            "date": f"{row.finished_at:%-d %b %y}",
-            "iso": row.finished_at.isoformat(),
-            "yahtzees": row.yahtzees,
-            "hints": row.hints,
-            "mine": row.mine,
-        }
-        for row in top.rows
-    ]
-    return {
-        "top": top,
-        "rows": rows,
-        "tab_groups": [
-            ("Game", tabs("kind", KIND_CHOICES)),
-            ("Period", tabs("period", HighScorePeriod.choices)),
-            ("Players", tabs("player_kind", PLAYER_KINDS)),
-        ],
-        "caption": " · ".join(
-            [
-                rules.KINDS[top.kind].name,
-                str(HighScorePeriod(top.period).label),
-                *(["computer players"] if top.player_kind == PlayerKind.COMPUTER else []),
-            ]
-        ),
     }

@@ -16,10 +16,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
 from accounts.http import AuthedRequest
-from games import rules, selectors, services
+from games import rules, store
 from games.errors import GameError, GameNotFound, status_for
+from games.home.views import render_dashboard
 from games.models import PlayerKind
 from games.store import SeatedGame
+from games.tables import selectors, services
+from games.web import KINDS, whole_number
 
 
 def render_room(
@@ -64,13 +67,13 @@ def render_room(
             "abandon_page": reverse("games:abandon_page", kwargs={"game_id": game.pk}),
         },
     }
-    template = "games/waiting.html#room" if request.htmx else "games/waiting.html"
+    template = "games/tables/waiting.html#room" if request.htmx else "games/tables/waiting.html"
     return render(request, template, context, status=status)
 
 
 def _seated(game_id: int, user: Any) -> SeatedGame:
     try:
-        return selectors.seated_game(game_id=game_id, user=user)
+        return store.load(game_id=game_id, user=user)
     except GameNotFound as exc:
         raise Http404(str(exc)) from exc
 
@@ -115,7 +118,7 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
     invitation = selectors.invitation(token)
     if invitation is None:
         message = "This invitation link is not valid: check that it was copied whole."
-        return render(request, "games/join.html", {"message": message}, status=404)
+        return render(request, "games/tables/join.html", {"message": message}, status=404)
     game = invitation.game
     if request.method == "POST":
         try:
@@ -132,17 +135,55 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
             return HttpResponseRedirect(reverse("accounts:serial"))
         except (GameError, rules.IllegalMove) as exc:
             context: dict[str, object] = {"game": game, "message": str(exc)}
-            return render(request, "games/join.html", context, status=409)
+            return render(request, "games/tables/join.html", context, status=409)
         return redirect("games:play", game_id=game.pk)
     if request.method != "GET":
         return HttpResponse(status=405)
     if selectors.games_of(request.user).filter(pk=game.pk).exists():
         return redirect("games:play", game_id=game.pk)
-    return render(request, "games/join.html", {"invitation": invitation, "game": game})
+    return render(request, "games/tables/join.html", {"invitation": invitation, "game": game})
 
 
 @login_required
 @require_GET
 def lobby(request: AuthedRequest) -> HttpResponse:
     context = {"seats": selectors.lobby(viewer=request.user)}
-    return render(request, "games/lobby.html", context)
+    return render(request, "games/tables/lobby.html", context)
+
+
+@login_required
+@require_POST
+def new_game(request: AuthedRequest) -> HttpResponse:
+    kind = request.POST.get("kind", rules.CLASSIC.key)
+    if kind not in KINDS:
+        raise Http404("There is no such kind of game.")
+    guests = request.POST.getlist("guest")
+    seats = services.MAX_SEATS
+    invites = whole_number(request.POST.get("invites"), default=0, low=0, high=seats)
+    open_seats = whole_number(request.POST.get("open_seats"), default=0, low=0, high=seats)
+    limit = whole_number(request.POST.get("turn_limit"), default=0, low=0, high=86400) or None
+    try:
+        game = services.open_game(
+            owner=request.user,
+            kind=kind,
+            guests=guests,
+            computers=request.POST.getlist("computer"),
+            invites=invites,
+            open_seats=open_seats,
+            turn_limit=limit,
+            roll_for_first=request.POST.get("roll_for_first") == "1",
+        )
+    except services.BadGuests as exc:
+        return render_dashboard(request, guests=guests, guest_error=str(exc), status=400)
+    except licensing.TrialOver:
+        # The serial page itself says the trial is used up and what to do.
+        url = reverse("accounts:serial")
+    except licensing.EmailNotConfirmed as exc:
+        # The games page offers to send the link again.
+        messages.info(request, str(exc))
+        url = reverse("games:dashboard")
+    else:
+        url = reverse("games:play", kwargs={"game_id": game.pk})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)

@@ -1,0 +1,97 @@
+"""What the front page and the dashboard show: a turn drawn on the front page, the new-game
+form's choices, the lines of finished games with their links."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from games import rules, strategy
+from games.home.selectors import GameSummary
+from games.models import (
+    KIND_CHOICES,
+    TURN_LIMITS,
+    GameStatus,
+)
+from games.play.presenters import _ANY_ID, play_url
+from games.strategy.bots import MEASURED_MEAN
+
+PREVIEW_DICE = (4, 4, 2, 4, 6)
+
+
+PREVIEW_HELD = (True, True, False, True, False)
+
+
+def home_preview() -> dict[str, Any]:
+    """A turn drawn on the front page: three 4s held, and what the card offers for the dice
+    (worked out by the rules, so the picture never tells a wrong score)."""
+    options = [
+        (box.label, rules.box_score(box, PREVIEW_DICE))
+        for box in (rules.Box.FOURS, rules.Box.FULL_HOUSE, rules.Box.CHANCE)
+    ]
+    return {
+        "preview_dice": list(zip(PREVIEW_DICE, PREVIEW_HELD, strict=True)),
+        "preview_rows": [(rules.Box.THREES.label, 9, False)] + [(*o, True) for o in options],
+        "preview_options": ", ".join(f"{label} {points}" for label, points in options),
+    }
+
+
+@cache
+def new_game_choices(*, opened: bool) -> SafeString:
+    """The new-game form's fixed choices: computer players, seats online, the kinds of game.
+
+    The same for every player, so rendered once per process (``opened`` after a mistake in
+    the names typed, to show every choice again)."""
+    context = {
+        "opened": opened,
+        "computer_slots": range(1, 4),
+        "bot_choices": [
+            (name, f"{name.title()} (average {MEASURED_MEAN[name]:.0f})")
+            for name in strategy.BOT_NAMES
+        ],
+        "seat_choices": range(rules.MAX_SEATS),
+        "turn_limits": TURN_LIMITS.items(),
+        "kinds": KIND_CHOICES,
+    }
+    return mark_safe(render_to_string("games/home/_new_game_choices.html", context))
+
+
+def finished_rows(items: Sequence[GameSummary]) -> list[dict[str, Any]]:
+    """Lines of games that are over: link, kind, date, score, and the analysis link."""
+    kinds = dict(KIND_CHOICES)
+    zone = timezone.get_current_timezone()
+    return [
+        {
+            "url": play_url(item.game_id),
+            "kind": kinds[item.kind],
+            "abandoned": item.status == GameStatus.ABANDONED,
+            "finished": item.status == GameStatus.FINISHED,
+            # As the date filter "j M Y" writes it (English month names: the site's language).
+            "when": f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
+            "score": item.score,
+            "analysis_url": analysis_url(item.game_id, item.position),
+        }
+        for item in items
+    ]
+
+
+_ANY_POSITION = 987654321
+
+
+def analysis_url(game_id: int, position: int) -> str:
+    return (
+        _analysis_pattern()
+        .replace(str(_ANY_ID), str(game_id))
+        .replace(str(_ANY_POSITION), str(position))
+    )
+
+
+@cache
+def _analysis_pattern() -> str:
+    return reverse("games:analysis", kwargs={"game_id": _ANY_ID, "position": _ANY_POSITION})

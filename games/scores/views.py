@@ -1,0 +1,128 @@
+"""The public top tens and a player's page of statistics."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef
+from django.http import (
+    Http404,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import User
+from games import rules
+from games.home.presenters import finished_rows
+from games.home.selectors import latest_finished
+from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind, Score
+from games.scores import charts
+from games.scores.presenters import PLAYER_KINDS, high_scores_context
+from games.scores.selectors import (
+    PlayerStats,
+    newest_score_id,
+    player_stats,
+    scores_version,
+    top_ten,
+)
+from games.web import KINDS, choice
+
+
+@require_GET
+def high_scores(request: HtmxRequest) -> HttpResponse:
+    """The public top ten per game kind, for people or for the computer, over a period."""
+    kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
+    period = choice(request, "period", HighScorePeriod.values, HighScorePeriod.ALL_TIME)
+    # Only the tables the page offers: a guest's name was typed at a host's screen, and nobody
+    # can vouch for it, so their scores are never shown to the public.
+    public_kinds = [str(value) for value, _ in PLAYER_KINDS]
+    player_kind = choice(request, "player_kind", public_kinds, PlayerKind.HUMAN)
+    viewer = request.user if isinstance(request.user, User) else None
+    # A visitor's table is the same for everyone until the next game finishes (or, for a
+    # period, the window moves on): it is rendered once and kept, keyed by the newest score.
+    key = None
+    if viewer is None:
+        window = int(time.time() // 60) if period != HighScorePeriod.ALL_TIME else 0
+        version = scores_version()
+        key = f"top-ten:{kind}:{player_kind}:{period}:{version}:{window}"
+    cached = cache.get(key) if key else None
+    if cached is None:
+        top = top_ten(kind=kind, player_kind=player_kind, period=period, viewer=viewer)
+        context = high_scores_context(top)
+        cached = {
+            "caption": context["caption"],
+            "html": render_to_string("games/scores/_top_ten.html", context, request),
+        }
+        if key:
+            cache.set(key, cached, timeout=300)
+    if request.htmx and not request.htmx.history_restore_request:
+        response = HttpResponse(cached["html"])
+    else:
+        context = {"caption": cached["caption"], "table_html": mark_safe(cached["html"])}
+        response = render(request, "games/scores/high_scores.html", context)
+    patch_vary_headers(response, ["HX-Request", "Cookie"])
+    return response
+
+
+@require_GET
+def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
+    """A player's statistics: everything for themselves, a public summary for others.
+
+    Others see a page only for someone who has finished a game: an account is not announced
+    by having signed up, and the address is the random ``public_id``, never the row's id.
+    """
+    player = (
+        User.objects.annotate(
+            has_finished=Exists(
+                Score.objects.filter(user=OuterRef("pk"), player_kind=PlayerKind.HUMAN)
+            )
+        )
+        .only("id", "public_id", "display_name", "date_joined")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if player is None or not (player.has_finished or player.pk == request.user.pk):
+        raise Http404("No such player.")
+    kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
+    own = request.user.is_authenticated and request.user.pk == player.pk
+
+    Record = tuple[PlayerStats, charts.Chart | None, charts.Chart | None]
+
+    def record() -> Record:
+        stats = player_stats(user_id=player.pk, kind=kind, private=own)
+        return stats, charts.score_line(stats.totals), charts.score_histogram(stats.totals)
+
+    if own:
+        stats, line, histogram = record()
+    else:
+        # The public record only changes when the player finishes a game: keep it until then.
+        newest = newest_score_id(user_id=player.pk, kind=kind)
+        key = f"player-record:{player.pk}:{kind}:{newest}"
+        kept: Record | None = cache.get_or_set(key, record, timeout=3600)
+        stats, line, histogram = kept or record()
+    context = {
+        "player": player,
+        "own": own,
+        "stats": stats,
+        "kind": kind,
+        "kinds": KIND_CHOICES,
+        "line": line,
+        "histogram": histogram,
+        # Their own page offers the analysis of their latest finished games.
+        "analysable": finished_rows(latest_finished(user=player, shown=5)) if own else [],
+    }
+    return render(request, "games/scores/player.html", context)
+
+
+@login_required
+@require_GET
+def my_stats(request: AuthedRequest) -> HttpResponse:
+    return redirect("player", public_id=request.user.public_id)

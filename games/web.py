@@ -1,0 +1,45 @@
+"""What every room's views share: a seated player's game or 404, a redirect that works for
+htmx and for a plain form alike, and numbers and choices read from a query string."""
+
+from __future__ import annotations
+
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseRedirect,
+)
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import User
+from games import rules, store
+from games.errors import GameNotFound
+from games.store import SeatedGame
+
+KINDS = list(rules.KINDS)
+
+
+def seated_or_404(game_id: int, user: User) -> SeatedGame:
+    try:
+        return store.load(game_id=game_id, user=user)
+    except GameNotFound as exc:
+        raise Http404(str(exc)) from exc
+
+
+def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def whole_number(text: str | None, *, default: int, low: int, high: int) -> int:
+    """A number from the query string, kept within ``low`` and ``high``; else ``default``."""
+    try:
+        return min(high, max(low, int(text or default)))
+    except ValueError:
+        return default
+
+
+def choice(request: HtmxRequest, name: str, choices: list[str], default: str) -> str:
+    value = request.GET.get(name, default)
+    return value if value in choices else default
