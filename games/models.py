@@ -6,6 +6,8 @@ Everything needed to resume a game exactly lives here; the rules themselves live
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -19,6 +21,20 @@ KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 
 TURN_LIMITS = {60: "1 minute", 3600: "1 hour", 86400: "1 day"}
 """The time limits a host may set for a turn, in seconds, and how the pages say them."""
+
+LOBBY_SEAT_HOURS = 24
+LOBBY_SEAT_LIFETIME = timedelta(hours=LOBBY_SEAT_HOURS)
+"""How long a seat offered in the lobby stays listed and open if nobody takes it. A day: the
+longest turn limit (``TURN_LIMITS``) is a day, so a host who plays at that pace and looks in
+once a day still finds who came; past that, a seat listed is most likely a host gone away,
+and a player who takes it would wait for nobody. Links for friends never expire this way:
+they are passed on by hand, not listed. Measured from the invitation's ``created_at``, a
+range of the ``invitation_lobby_newest`` index: no job has to close anything."""
+
+
+def lobby_cutoff(now: datetime) -> datetime:
+    """Seats offered in the lobby at this moment or before have closed by ``now``."""
+    return now - LOBBY_SEAT_LIFETIME
 
 
 class GameStatus(models.TextChoices):

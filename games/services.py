@@ -29,6 +29,7 @@ from games.models import (
     PlayerKind,
     Score,
     Seat,
+    lobby_cutoff,
 )
 from games.selectors import SeatedGame
 from yahtzee_site import prepared
@@ -200,6 +201,32 @@ def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     return seat
 
 
+MAX_WAITING_GAMES = 3
+"""Games one account may keep waiting for players at once: enough to ask friends to one and
+strangers to another with one to spare, too few to fill the lobby (issue 19: one trial account
+opened 40 lobby games in half a second). A game stops counting once it starts or ends, or once
+it has waited ``LOBBY_SEAT_LIFETIME``: its lobby seats have closed by then."""
+
+
+def _check_waiting_games(owner: User) -> None:
+    """Raise ``BadGuests`` if ``owner`` keeps ``MAX_WAITING_GAMES`` games waiting already.
+
+    The account's row is locked first, so racing requests of one account count one after
+    another, each seeing the games the others opened (on SQLite, whose transactions begin
+    ``IMMEDIATE``, they queue for the database anyway). ``no_key``: rows that merely point at
+    the account (a seat, a score) are not held up by it.
+    """
+    User.objects.select_for_update(no_key=True).filter(pk=owner.pk).values_list("pk").get()
+    waiting = Game.objects.filter(
+        owner=owner, status=GameStatus.WAITING, created_at__gt=lobby_cutoff(timezone.now())
+    )
+    if waiting.count() >= MAX_WAITING_GAMES:
+        raise BadGuests(
+            f"You already have {MAX_WAITING_GAMES} games waiting for players: start one or "
+            "abandon one (My games lists them) before you open another."
+        )
+
+
 @prepared.atomic
 def open_game(
     *,
@@ -214,7 +241,8 @@ def open_game(
 ) -> Game:
     """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
     the lobby. It waits for players until the host starts it; with no seat offered it is an
-    ordinary game, started at once (``start_game``)."""
+    ordinary game, started at once (``start_game``). ``BadGuests`` when a choice will not do,
+    or when the host keeps ``MAX_WAITING_GAMES`` games waiting already (nothing is changed)."""
     if invites < 0 or open_seats < 0:
         raise BadGuests("The number of seats offered cannot be negative.")
     if invites + open_seats == 0:
@@ -233,6 +261,7 @@ def open_game(
     licensing.check_can_start(user=owner)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
+    _check_waiting_games(owner)
     remember_guests(owner, names)
     game = Game.objects.create(
         owner=owner,
