@@ -227,7 +227,8 @@ class Invitation(models.Model):
 
     The token is the link's secret (long, unguessable, for this game only). Once an account
     takes the seat, ``seat`` points at it; a revoked invitation, or one left open when the host
-    starts the game, can no longer be used.
+    starts the game, can no longer be used, nor can a lobby seat nobody took within
+    ``LOBBY_SEAT_LIFETIME``.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
@@ -247,10 +248,12 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["game", "pk"]
         indexes = [
-            # The lobby: open seats not yet taken nor revoked, oldest games first.
+            # The lobby: seats open to anyone, not yet taken nor withdrawn, newest first. Only
+            # they are in it, so the lobby reads the range still open (``lobby_cutoff``) from
+            # its newest end and stops after a page, however many games wait or have waited.
             models.Index(
-                fields=["game"],
-                name="invitation_lobby",
+                fields=["-created_at", "-id"],
+                name="invitation_lobby_newest",
                 condition=Q(open_to_all=True, seat__isnull=True, revoked_at__isnull=True),
             )
         ]
@@ -261,6 +264,11 @@ class Invitation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.seat_id is None and self.revoked_at is None
+
+    def closed_in_lobby(self, now: datetime) -> bool:
+        """Whether this is a lobby seat offered for ``LOBBY_SEAT_LIFETIME`` without being taken:
+        it is no longer listed, nor can it be taken."""
+        return self.open_to_all and self.created_at <= lobby_cutoff(now)
 
 
 class MoveAction(models.TextChoices):

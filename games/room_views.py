@@ -18,7 +18,7 @@ from accounts import licensing
 from accounts.http import AuthedRequest
 from games import selectors, services
 from games.errors import GameError, GameNotFound, NotYourTurn
-from games.models import PlayerKind
+from games.models import LOBBY_SEAT_HOURS, PlayerKind
 from games.selectors import SeatedGame
 
 
@@ -144,5 +144,8 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
 @login_required
 @require_GET
 def lobby(request: AuthedRequest) -> HttpResponse:
-    context = {"seats": selectors.lobby(viewer=request.user)}
+    context = {
+        "seats": selectors.lobby(viewer=request.user),
+        "seat_hours": LOBBY_SEAT_HOURS,
+    }
     return render(request, "games/lobby.html", context)

@@ -9,12 +9,14 @@ through ``score_player``.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import (
     Count,
     F,
@@ -27,6 +29,8 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.db.models.lookups import IsNull
+from django.db.models.sql.compiler import SQLCompiler
 from django.urls import reverse
 from django.utils import timezone
 
@@ -44,6 +48,7 @@ from games.models import (
     PlayerKind,
     Score,
     Seat,
+    lobby_cutoff,
 )
 from yahtzee_site import prepared
 
@@ -181,19 +186,42 @@ class OpenSeat:
     offered: int
 
 
-def lobby(*, viewer: User, limit: int = 30) -> list[OpenSeat]:
-    """Games waiting for players with a seat open to anyone, oldest first, one entry per game;
-    not the viewer's own games. Off the ``invitation_lobby`` partial index."""
+class _MostlyNull(IsNull):
+    """``IS NULL``, said to SQLite's planner to hold for most rows (``likelihood``). Told
+    nothing, SQLite takes the lobby's ``seat_id IS NULL`` to pick out about one row through the
+    seat's unique index, so it reads every seat ever offered and never taken that way, then
+    sorts them all, even after ``ANALYZE`` (70 ms at 200,000 invitations, against 0.2 ms down
+    the lobby's own index). Other databases get the plain ``IS NULL``."""
+
+    def as_sqlite(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, Sequence[Any]]:
+        sql, params = self.as_sql(compiler, connection)
+        return f"likelihood({sql}, 0.9375)", params
+
+
+def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list[OpenSeat]:
+    """Games waiting for players with a seat open to anyone, newest first (a new host's game is
+    seen at once), one entry per game; not the viewer's own games, nor seats offered longer
+    than ``LOBBY_SEAT_LIFETIME``.
+
+    Walks the ``invitation_lobby_newest`` partial index from its newest end, down to the cutoff
+    at most, and stops after the rows of ``limit`` games (a game offers at most
+    ``MAX_OFFERED``): no sort, no count, as fast with 20,000 games waiting as with 20. Then one
+    query counts the seats of the games found.
+    """
+    cutoff = lobby_cutoff(now or timezone.now())
     open_seats = (
         Invitation.objects.filter(
+            _MostlyNull(F("seat"), True),
             open_to_all=True,
-            seat__isnull=True,
             revoked_at__isnull=True,
+            created_at__gt=cutoff,
             game__status=GameStatus.WAITING,
         )
         .exclude(game__seats__user=viewer)
         .select_related("game__owner")
-        .order_by("game_id", "pk")
+        .order_by("-created_at", "-id")
     )
     found: dict[int, OpenSeat] = {}
     for invitation in open_seats[: limit * MAX_OFFERED]:

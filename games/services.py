@@ -20,6 +20,7 @@ from accounts.models import User
 from games import advice, first_roll, live, rules, selectors, strategy, turn_marks
 from games.errors import GameError, GameNotInProgress, NotYourTurn
 from games.models import (
+    LOBBY_SEAT_HOURS,
     TURN_LIMITS,
     Game,
     GameStatus,
@@ -207,6 +208,11 @@ strangers to another with one to spare, too few to fill the lobby (issue 19: one
 opened 40 lobby games in half a second). A game stops counting once it starts or ends, or once
 it has waited ``LOBBY_SEAT_LIFETIME``: its lobby seats have closed by then."""
 
+LOBBY_SEAT_CLOSED = (
+    f"Nobody took this seat in the lobby within {LOBBY_SEAT_HOURS} hours, so it has closed."
+)
+"""What a player following a lobby seat past ``LOBBY_SEAT_LIFETIME`` is told."""
+
 
 def _check_waiting_games(owner: User) -> None:
     """Raise ``BadGuests`` if ``owner`` keeps ``MAX_WAITING_GAMES`` games waiting already.
@@ -297,8 +303,9 @@ def _require_waiting(game: Game) -> None:
 def join_game(*, token: str, user: User) -> Game:
     """Take the seat an invitation offers. Following it again once seated changes nothing.
 
-    ``InvitationError`` for an unknown, revoked or taken invitation, or a game no longer
-    waiting; ``licensing.TrialOver`` for an account with no trial game left to play it with.
+    ``InvitationError`` for an unknown, revoked or taken invitation, a lobby seat closed
+    (``LOBBY_SEAT_LIFETIME``), or a game no longer waiting; ``licensing.TrialOver`` for an
+    account with no trial game left to play it with.
     """
     game_id = Invitation.objects.filter(token=token).values_list("game_id", flat=True).first()
     if game_id is None:
@@ -314,6 +321,8 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("The host has withdrawn this invitation.")
     if invitation.seat_id is not None:
         raise InvitationError("Someone else has taken this seat.")
+    if invitation.closed_in_lobby(timezone.now()):
+        raise InvitationError(LOBBY_SEAT_CLOSED)
     if invitation.for_user_id is not None and invitation.for_user_id != user.pk:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)
