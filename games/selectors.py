@@ -220,19 +220,18 @@ def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list
             game__status=GameStatus.WAITING,
         )
         .exclude(game__seats__user=viewer)
-        .select_related("game__owner")
         .order_by("-created_at", "-id")
+        .values_list("game_id", "token", "game__kind", "game__owner__display_name")
     )
     found: dict[int, OpenSeat] = {}
-    for invitation in open_seats[: limit * MAX_OFFERED]:
-        if invitation.game_id in found:
+    for game_id, token, kind, host in open_seats[: limit * MAX_OFFERED]:
+        if game_id in found:
             continue
-        game = invitation.game
-        found[game.pk] = OpenSeat(
-            token=invitation.token,
-            game_id=game.pk,
-            kind=game.get_kind_display(),
-            host=game.owner.display_name,
+        found[game_id] = OpenSeat(
+            token=token,
+            game_id=game_id,
+            kind=rules.KINDS[kind].name,
+            host=host,
             seated=0,
             offered=0,
         )
@@ -240,6 +239,7 @@ def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list
             break
     counts = (
         Game.objects.filter(pk__in=found)
+        .values("pk")  # grouped by the game alone
         .annotate(
             seated=Count("seats", distinct=True),
             offered=Count(
