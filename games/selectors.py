@@ -200,6 +200,9 @@ class _MostlyNull(IsNull):
         return f"likelihood({sql}, 0.9375)", params
 
 
+_PAST_WAITING = [status for status in GameStatus.values if status != GameStatus.WAITING]
+
+
 def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list[OpenSeat]:
     """Games waiting for players with a seat open to anyone, newest first (a new host's game is
     seen at once), one entry per game; not the viewer's own games, nor seats offered longer
@@ -208,38 +211,38 @@ def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list
     Walks the ``invitation_lobby_newest`` partial index from its newest end, down to the cutoff
     at most, and stops after the rows of ``limit`` games (a game offers at most
     ``MAX_OFFERED``): no sort, no count, as fast with 20,000 games waiting as with 20. Then one
-    query counts the seats of the games found.
+    query reads those games, their hosts and seats.
+
+    The walk reads the invitation table alone, the game's status through a subquery by its key:
+    joined, a planner that believes few games wait (PostgreSQL's statistics, gathered while
+    none did) starts from the games instead, joins every open seat and sorts them, 276 ms at
+    25,000 open games (and its cost estimate turns on JIT compilation). The status is asked as
+    "not past waiting" for the same reason: a planner guesses an unknown value equal to one
+    string for one row in 200, and to none of three for most rows, as here.
     """
     cutoff = lobby_cutoff(now or timezone.now())
+    status = Game.objects.filter(pk=OuterRef("game_id")).order_by().values("status")[:1]
     open_seats = (
-        Invitation.objects.filter(
+        Invitation.objects.alias(game_status=Subquery(status))
+        .filter(
             _MostlyNull(F("seat"), True),
             open_to_all=True,
             revoked_at__isnull=True,
             created_at__gt=cutoff,
-            game__status=GameStatus.WAITING,
         )
+        .exclude(game_status__in=_PAST_WAITING)
         .exclude(game__seats__user=viewer)
         .order_by("-created_at", "-id")
-        .values_list("game_id", "token", "game__kind", "game__owner__display_name")
+        .values_list("game_id", "token")
     )
-    found: dict[int, OpenSeat] = {}
-    for game_id, token, kind, host in open_seats[: limit * MAX_OFFERED]:
-        if game_id in found:
-            continue
-        found[game_id] = OpenSeat(
-            token=token,
-            game_id=game_id,
-            kind=rules.KINDS[kind].name,
-            host=host,
-            seated=0,
-            offered=0,
-        )
-        if len(found) == limit:
+    tokens: dict[int, str] = {}
+    for game_id, token in open_seats[: limit * MAX_OFFERED]:
+        tokens.setdefault(game_id, token)
+        if len(tokens) == limit:
             break
-    counts = (
-        Game.objects.filter(pk__in=found)
-        .values("pk")  # grouped by the game alone
+    games = (
+        Game.objects.filter(pk__in=tokens)
+        .values("pk", "kind", "owner__display_name")  # grouped by the game alone
         .annotate(
             seated=Count("seats", distinct=True),
             offered=Count(
@@ -248,11 +251,13 @@ def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list
                 distinct=True,
             ),
         )
-        .values_list("pk", "seated", "offered")
+        .values_list("pk", "kind", "owner__display_name", "seated", "offered")
     )
-    for pk, seated, offered in counts:
-        found[pk] = replace(found[pk], seated=seated, offered=offered)
-    return list(found.values())
+    found = {
+        pk: OpenSeat(tokens[pk], pk, rules.KINDS[kind].name, host, seated, offered)
+        for pk, kind, host, seated, offered in games
+    }
+    return [found[pk] for pk in tokens if pk in found]
 
 
 MAX_OFFERED = 5
