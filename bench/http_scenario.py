@@ -2,7 +2,7 @@
 with every request type interleaved, next to the front page of a signed-in player.
 
 ``prepare`` makes two registered ``bench-http-…`` players in the bench database: a mover, who
-plays (its games started through ``games.services``, one of them left unchanged for the 304
+plays (its games started through ``games.tables.services``, one of them left unchanged for the 304
 check), and a dashboard player with 300 unfinished and 5,000 finished games (the finished ones
 written as ``bench.fill`` writes them). Their sessions and a CSRF secret are made without timing.
 ``run`` serves the site with gunicorn on a free port, drives it from ``bench.load`` clients, and
@@ -10,7 +10,8 @@ counts each type's queries in this process (``django.test.Client``, same databas
 ``clear`` takes the players and their games out again, so the page figures never see them.
 
 Playing together (issue 12) runs in the same scenario: a third player, the waiter, sits with the
-mover in online two-player games (invited, joined, begun through ``games.services``). The clients
+mover in online two-player games (invited, joined, begun through ``games.tables.services``). The
+clients
 interleave the waiter's update check of one such game (the mover on turn: 304s) and roll/score in
 six-seat games (the mover with five guests at one screen) with the other types. After the load,
 ``bench.follow`` times the moves of the mover in the other two-player games until the waiter's

@@ -26,6 +26,8 @@ from django.utils import timezone
 from bench import follow as follow_mod
 from bench import load
 from bench.http_scenario import Outcome
+from bench.lobby import KEY as LOBBY
+from bench.lobby import Lobby
 from bench.output import Console
 from bench.scenarios import PLAIN, TRIVIAL, Dataset, Page
 
@@ -162,6 +164,18 @@ def results(
         "failures": failures,
         "ok": not failures,
         "http": http,
+    }
+
+
+def lobby_section(opened: Lobby, got: Figures) -> dict[str, Any]:
+    """The lobby's figures for the results file: what it held, and its page's time."""
+    return {
+        **opened.as_json(),
+        "median_ms": round(got.median_ms, 3),
+        "p95_ms": round(got.p95_ms, 3),
+        "ratio_to_trivial": round(got.x_trivial, 2),
+        "data_median_ms": round(got.data_ms, 3) if got.data_ms is not None else None,
+        "page_queries": got.page_queries,
     }
 
 
@@ -366,6 +380,19 @@ def print_pages(
             shown = row.get("my_rank")
             text = f"#{shown[0]} with {shown[1]}" if shown else "no rank shown"
             console.line(f"Logged-in top ten shows: You: {text}")
+    console.line()
+
+
+def print_lobby(opened: Lobby, numbers: dict[str, Figures], console: Console) -> None:
+    """The lobby's line: its page at this many open games, next to the trivial page."""
+    got, trivial = numbers[LOBBY], numbers[TRIVIAL]
+    data = "" if got.data_ms is None else f"; its reads alone {got.data_ms:.2f} ms"
+    console.line(
+        f"Lobby with {opened.open_games:,} games waiting ({opened.open_seats:,} seats open) and "
+        f"{opened.closed_games:,} whose seats have closed: {got.median_ms:.2f} ms median, "
+        f"p95 {got.p95_ms:.2f} ms, {got.x_trivial:.2f}x the trivial page's "
+        f"{trivial.median_ms:.2f} ms, {got.page_queries} page queries{data}."
+    )
     console.line()
 
 

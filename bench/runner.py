@@ -8,9 +8,19 @@ from pathlib import Path
 
 from django.conf import settings
 
-from bench import fill, http_scenario, report, scaleout, scenarios, strategy_figures, tables
+from bench import (
+    fill,
+    http_scenario,
+    lobby,
+    report,
+    scaleout,
+    scenarios,
+    strategy_figures,
+    tables,
+)
 from bench.output import BenchError, Console
 from games.models import Score
+from games.tables.services import MAX_WAITING_GAMES
 
 
 @dataclass(frozen=True)
@@ -35,10 +45,30 @@ class Options:
     scaleout_clients: int = 4
     faults: bool = True  # the scale-out run again while workers are SIGKILLed
     strategy: bool = True  # perfect play: table build and load, hints, analysis, simulation
+    # Games waiting with seats open (as many again closed); 0: none. None: lobby.GAMES, or as many
+    # as the players may host (MAX_WAITING_GAMES each) when they are too few.
+    lobby_games: int | None = None
+    pages: tuple[str, ...] = ()  # time only these in-process pages (and the yardsticks)
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
             raise BenchError("--games must be at least --players, and --players at least 1.")
+        if self.lobby_games is not None and not 0 <= self.lobby_games <= self.lobby_room:
+            raise BenchError(
+                f"--lobby-games must be between 0 and {MAX_WAITING_GAMES} x --players (each "
+                "bench player hosts at most that many waiting games)."
+            )
+
+    @property
+    def lobby_room(self) -> int:
+        """The most games the bench players may keep waiting at once."""
+        return self.players * MAX_WAITING_GAMES
+
+    @property
+    def lobby_game_count(self) -> int:
+        if self.lobby_games is None:
+            return min(lobby.GAMES, self.lobby_room)
+        return self.lobby_games
         if self.http_seconds <= 0 or self.http_clients < 1:
             raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
@@ -74,6 +104,12 @@ def run(options: Options, console: Console) -> report.Results:
     # The scenarios: today the pages timed in this process. Another scenario is another step
     # here, measured in its own function and reported in its own section.
     pages = scenarios.in_process_pages(dataset)
+    # The lobby: thousands of games waiting, written afresh each run (their seats expire).
+    opened = None
+    if options.lobby_game_count and (not options.pages or lobby.KEY in options.pages):
+        opened = lobby.write(options.lobby_game_count, seed=options.seed, console=console)
+        pages.append(lobby.page(dataset, opened))
+    pages = scenarios.only(pages, options.pages)
     scenarios.measure(
         pages, requests=options.requests, warmup=options.warmup_rounds, console=console
     )
@@ -110,7 +146,11 @@ def run(options: Options, console: Console) -> report.Results:
         failures=failures,
         http=report.http_section(http) if http else None,
     )
+    if opened is not None:
+        results["lobby"] = report.lobby_section(opened, numbers[lobby.KEY])
     report.print_pages(pages, numbers, results, console)
+    if opened is not None:
+        report.print_lobby(opened, numbers, console)
     if http:
         report.print_http(http, console)
     if options.explain:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -174,6 +174,17 @@ def in_process_pages(dataset: Dataset) -> list[Page]:
         Page("player_heaviest", f"Stats, {heaviest.classic_games} games",
              page_of(heaviest.id), anonymous, data=stats(heaviest.id)),
     ]  # fmt: skip
+
+
+def only(pages: list[Page], keys: Sequence[str]) -> list[Page]:
+    """The pages named by ``keys`` and the two yardsticks; all of them when ``keys`` is empty."""
+    if not keys:
+        return pages
+    known = [page.key for page in pages]
+    unknown = [key for key in keys if key not in known]
+    if unknown:
+        raise BenchError(f"No page {', '.join(unknown)} to time: choose from {', '.join(known)}.")
+    return [page for page in pages if page.key in (TRIVIAL, PLAIN, *keys)]
 
 
 def measure(pages: list[Page], *, requests: int, warmup: int, console: Console) -> None:

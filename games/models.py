@@ -6,6 +6,8 @@ Everything needed to resume a game exactly lives here; the rules themselves live
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -19,6 +21,20 @@ KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 
 TURN_LIMITS = {60: "1 minute", 3600: "1 hour", 86400: "1 day"}
 """The time limits a host may set for a turn, in seconds, and how the pages say them."""
+
+LOBBY_SEAT_HOURS = 24
+LOBBY_SEAT_LIFETIME = timedelta(hours=LOBBY_SEAT_HOURS)
+"""How long a seat offered in the lobby stays listed and open if nobody takes it. A day: the
+longest turn limit (``TURN_LIMITS``) is a day, so a host who plays at that pace and looks in
+once a day still finds who came; past that, a seat listed is most likely a host gone away,
+and a player who takes it would wait for nobody. Links for friends never expire this way:
+they are passed on by hand, not listed. Measured from the invitation's ``created_at``, a
+range of the ``invitation_lobby_newest`` index: no job has to close anything."""
+
+
+def lobby_cutoff(now: datetime) -> datetime:
+    """Seats offered in the lobby at this moment or before have closed by ``now``."""
+    return now - LOBBY_SEAT_LIFETIME
 
 
 class GameStatus(models.TextChoices):
@@ -211,7 +227,8 @@ class Invitation(models.Model):
 
     The token is the link's secret (long, unguessable, for this game only). Once an account
     takes the seat, ``seat`` points at it; a revoked invitation, or one left open when the host
-    starts the game, can no longer be used.
+    starts the game, can no longer be used, nor can a lobby seat nobody took within
+    ``LOBBY_SEAT_LIFETIME``.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
@@ -231,10 +248,12 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["game", "pk"]
         indexes = [
-            # The lobby: open seats not yet taken nor revoked, oldest games first.
+            # The lobby: seats open to anyone, not yet taken nor withdrawn, newest first. Only
+            # they are in it, so the lobby reads the range still open (``lobby_cutoff``) from
+            # its newest end and stops after a page, however many games wait or have waited.
             models.Index(
-                fields=["game"],
-                name="invitation_lobby",
+                fields=["-created_at", "-id"],
+                name="invitation_lobby_newest",
                 condition=Q(open_to_all=True, seat__isnull=True, revoked_at__isnull=True),
             )
         ]
@@ -245,6 +264,11 @@ class Invitation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.seat_id is None and self.revoked_at is None
+
+    def closed_in_lobby(self, now: datetime) -> bool:
+        """Whether this is a lobby seat offered for ``LOBBY_SEAT_LIFETIME`` without being taken:
+        it is no longer listed, nor can it be taken."""
+        return self.open_to_all and self.created_at <= lobby_cutoff(now)
 
 
 class MoveAction(models.TextChoices):

@@ -3,24 +3,34 @@ the invitation a link names, the way to a rematch."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import (
     Count,
+    F,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
 )
+from django.db.models.lookups import IsNull
+from django.db.models.sql.compiler import SQLCompiler
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
+from games import rules
 from games.models import (
     Game,
     GameStatus,
     Invitation,
     Seat,
+    lobby_cutoff,
 )
-
-# --- A game and its seats ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -35,37 +45,63 @@ class OpenSeat:
     offered: int
 
 
-def lobby(*, viewer: User, limit: int = 30) -> list[OpenSeat]:
-    """Games waiting for players with a seat open to anyone, oldest first, one entry per game;
-    not the viewer's own games. Off the ``invitation_lobby`` partial index."""
+class _MostlyNull(IsNull):
+    """``IS NULL``, said to SQLite's planner to hold for most rows (``likelihood``). Told
+    nothing, SQLite takes the lobby's ``seat_id IS NULL`` to pick out about one row through the
+    seat's unique index, so it reads every seat ever offered and never taken that way, then
+    sorts them all, even after ``ANALYZE`` (70 ms at 200,000 invitations, against 0.2 ms down
+    the lobby's own index). Other databases get the plain ``IS NULL``."""
+
+    def as_sqlite(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, Sequence[Any]]:
+        sql, params = self.as_sql(compiler, connection)
+        return f"likelihood({sql}, 0.9375)", params
+
+
+_PAST_WAITING = [status for status in GameStatus.values if status != GameStatus.WAITING]
+
+
+def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list[OpenSeat]:
+    """Games waiting for players with a seat open to anyone, newest first (a new host's game is
+    seen at once), one entry per game; not the viewer's own games, nor seats offered longer
+    than ``LOBBY_SEAT_LIFETIME``.
+
+    Walks the ``invitation_lobby_newest`` partial index from its newest end, down to the cutoff
+    at most, and stops after the rows of ``limit`` games (a game offers at most
+    ``MAX_OFFERED``): no sort, no count, as fast with 20,000 games waiting as with 20. Then one
+    query reads those games, their hosts and seats.
+
+    The walk reads the invitation table alone, the game's status through a subquery by its key:
+    joined, a planner that believes few games wait (PostgreSQL's statistics, gathered while
+    none did) starts from the games instead, joins every open seat and sorts them, 276 ms at
+    25,000 open games (and its cost estimate turns on JIT compilation). The status is asked as
+    "not past waiting" for the same reason: a planner guesses an unknown value equal to one
+    string for one row in 200, and to none of three for most rows, as here.
+    """
+    cutoff = lobby_cutoff(now or timezone.now())
+    status = Game.objects.filter(pk=OuterRef("game_id")).order_by().values("status")[:1]
     open_seats = (
-        Invitation.objects.filter(
+        Invitation.objects.alias(game_status=Subquery(status))
+        .filter(
+            _MostlyNull(F("seat"), True),
             open_to_all=True,
-            seat__isnull=True,
             revoked_at__isnull=True,
-            game__status=GameStatus.WAITING,
+            created_at__gt=cutoff,
         )
+        .exclude(game_status__in=_PAST_WAITING)
         .exclude(game__seats__user=viewer)
-        .select_related("game__owner")
-        .order_by("game_id", "pk")
+        .order_by("-created_at", "-id")
+        .values_list("game_id", "token")
     )
-    found: dict[int, OpenSeat] = {}
-    for invitation in open_seats[: limit * MAX_OFFERED]:
-        if invitation.game_id in found:
-            continue
-        game = invitation.game
-        found[game.pk] = OpenSeat(
-            token=invitation.token,
-            game_id=game.pk,
-            kind=game.get_kind_display(),
-            host=game.owner.display_name,
-            seated=0,
-            offered=0,
-        )
-        if len(found) == limit:
+    tokens: dict[int, str] = {}
+    for game_id, token in open_seats[: limit * MAX_OFFERED]:
+        tokens.setdefault(game_id, token)
+        if len(tokens) == limit:
             break
-    counts = (
-        Game.objects.filter(pk__in=found)
+    games = (
+        Game.objects.filter(pk__in=tokens)
+        .values("pk", "kind", "owner__display_name")  # grouped by the game alone
         .annotate(
             seated=Count("seats", distinct=True),
             offered=Count(
@@ -74,11 +110,13 @@ def lobby(*, viewer: User, limit: int = 30) -> list[OpenSeat]:
                 distinct=True,
             ),
         )
-        .values_list("pk", "seated", "offered")
+        .values_list("pk", "kind", "owner__display_name", "seated", "offered")
     )
-    for pk, seated, offered in counts:
-        found[pk] = replace(found[pk], seated=seated, offered=offered)
-    return list(found.values())
+    found = {
+        pk: OpenSeat(tokens[pk], pk, rules.KINDS[kind].name, host, seated, offered)
+        for pk, kind, host, seated, offered in games
+    }
+    return [found[pk] for pk in tokens if pk in found]
 
 
 MAX_OFFERED = 5

@@ -20,12 +20,14 @@ from accounts.models import User
 from games import rules, store, strategy
 from games.errors import GameError, GameNotInProgress
 from games.models import (
+    LOBBY_SEAT_HOURS,
     TURN_LIMITS,
     Game,
     GameStatus,
     Invitation,
     PlayerKind,
     Seat,
+    lobby_cutoff,
 )
 from games.store import SeatedGame
 from games.tables import guests as guest_rules
@@ -137,6 +139,37 @@ def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
 
 
+MAX_WAITING_GAMES = 3
+"""Games one account may keep waiting for players at once: enough to ask friends to one and
+strangers to another with one to spare, too few to fill the lobby (issue 19: one trial account
+opened 40 lobby games in half a second). A game stops counting once it starts or ends, or once
+it has waited ``LOBBY_SEAT_LIFETIME``: its lobby seats have closed by then."""
+
+LOBBY_SEAT_CLOSED = (
+    f"Nobody took this seat in the lobby within {LOBBY_SEAT_HOURS} hours, so it has closed."
+)
+"""What a player following a lobby seat past ``LOBBY_SEAT_LIFETIME`` is told."""
+
+
+def _check_waiting_games(owner: User) -> None:
+    """Raise ``BadGuests`` if ``owner`` keeps ``MAX_WAITING_GAMES`` games waiting already.
+
+    The account's row is locked first, so racing requests of one account count one after
+    another, each seeing the games the others opened (on SQLite, whose transactions begin
+    ``IMMEDIATE``, they queue for the database anyway). ``no_key``: rows that merely point at
+    the account (a seat, a score) are not held up by it.
+    """
+    User.objects.select_for_update(no_key=True).filter(pk=owner.pk).values_list("pk").get()
+    waiting = Game.objects.filter(
+        owner=owner, status=GameStatus.WAITING, created_at__gt=lobby_cutoff(timezone.now())
+    )
+    if waiting.count() >= MAX_WAITING_GAMES:
+        raise BadGuests(
+            f"You already have {MAX_WAITING_GAMES} games waiting for players: start one or "
+            "abandon one (My games lists them) before you open another."
+        )
+
+
 @prepared.atomic
 def open_game(
     *,
@@ -151,7 +184,8 @@ def open_game(
 ) -> Game:
     """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
     the lobby. It waits for players until the host starts it; with no seat offered it is an
-    ordinary game, started at once (``start_game``)."""
+    ordinary game, started at once (``start_game``). ``BadGuests`` when a choice will not do,
+    or when the host keeps ``MAX_WAITING_GAMES`` games waiting already (nothing is changed)."""
     if invites < 0 or open_seats < 0:
         raise BadGuests("The number of seats offered cannot be negative.")
     if invites + open_seats == 0:
@@ -170,6 +204,7 @@ def open_game(
     licensing.check_can_start(user=owner)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
+    _check_waiting_games(owner)
     remember_guests(owner, names)
     game = Game.objects.create(
         owner=owner,
@@ -205,8 +240,9 @@ def _require_waiting(game: Game) -> None:
 def join_game(*, token: str, user: User) -> Game:
     """Take the seat an invitation offers. Following it again once seated changes nothing.
 
-    ``InvitationError`` for an unknown, revoked or taken invitation, or a game no longer
-    waiting; ``licensing.TrialOver`` for an account with no trial game left to play it with.
+    ``InvitationError`` for an unknown, revoked or taken invitation, a lobby seat closed
+    (``LOBBY_SEAT_LIFETIME``), or a game no longer waiting; ``licensing.TrialOver`` for an
+    account with no trial game left to play it with.
     """
     game_id = Invitation.objects.filter(token=token).values_list("game_id", flat=True).first()
     if game_id is None:
@@ -222,6 +258,8 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("The host has withdrawn this invitation.")
     if invitation.seat_id is not None:
         raise InvitationError("Someone else has taken this seat.")
+    if invitation.closed_in_lobby(timezone.now()):
+        raise InvitationError(LOBBY_SEAT_CLOSED)
     if invitation.for_user_id is not None and invitation.for_user_id != user.pk:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)

@@ -19,7 +19,7 @@ from accounts.http import AuthedRequest
 from games import rules, store
 from games.errors import GameError, GameNotFound, status_for
 from games.home.views import render_dashboard
-from games.models import PlayerKind
+from games.models import LOBBY_SEAT_HOURS, PlayerKind
 from games.store import SeatedGame
 from games.tables import selectors, services
 from games.web import KINDS, whole_number
@@ -147,7 +147,10 @@ def _join(request: AuthedRequest, token: str) -> HttpResponse:
 @login_required
 @require_GET
 def lobby(request: AuthedRequest) -> HttpResponse:
-    context = {"seats": selectors.lobby(viewer=request.user)}
+    context = {
+        "seats": selectors.lobby(viewer=request.user),
+        "seat_hours": LOBBY_SEAT_HOURS,
+    }
     return render(request, "games/tables/lobby.html", context)
 
 

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Count, Max
+from django.utils import timezone
 
 from accounts.models import User
 from games import rules
-from games.models import Game, Score, Seat
+from games.models import Game, GameStatus, Invitation, Score, Seat, lobby_cutoff
+from games.tables import selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -40,9 +43,9 @@ def bench(tmp_path: Path, *args: str) -> tuple[str, dict]:
 def test_fills_then_prints_a_table_with_times_and_query_counts(tmp_path: Path) -> None:
     printed, results = bench(tmp_path)
 
-    assert Game.objects.count() == 300
+    assert Game.objects.filter(status=GameStatus.FINISHED).count() == 300
     assert User.objects.count() == 20
-    assert Score.objects.count() == Seat.objects.count() >= 300
+    assert Score.objects.count() == Seat.objects.filter(game_over=True).count() >= 300
     assert not User.objects.exclude(username__startswith="bench-").exists()
     assert "median ms" in printed and "p95 ms" in printed and "x trivial" in printed
     pages = {page["key"]: page for page in results["pages"]}
@@ -103,4 +106,51 @@ def test_with_force_a_refill_spares_real_accounts(tmp_path: Path, make_user) -> 
 
     assert User.objects.filter(pk=alice.pk).exists()
     assert User.objects.filter(username__startswith="bench-").count() == 20
-    assert Game.objects.count() == 300
+    assert Game.objects.filter(status=GameStatus.FINISHED).count() == 300
+
+
+def test_times_the_lobby_with_as_many_games_as_the_players_may_keep_waiting(tmp_path: Path) -> None:
+    printed, results = bench(tmp_path)
+
+    cap = services.MAX_WAITING_GAMES
+    waiting = Game.objects.filter(status=GameStatus.WAITING)
+    assert results["lobby"]["open_games"] == 20 * cap == results["lobby"]["closed_games"]
+    assert waiting.count() == 2 * 20 * cap
+    viewer = User.objects.get(pk=results["data"]["typical_player"]["id"])
+    listed = selectors.lobby(viewer=viewer, limit=1000)
+    own = waiting.filter(seats__user=viewer, created_at__gt=lobby_cutoff(timezone.now()))
+    assert len(listed) == 20 * cap - own.count()  # nor the closed ones, nor the viewer's
+    for game in waiting.filter(pk__in=[seat.game_id for seat in listed]):
+        hosted = waiting.filter(owner=game.owner_id, pk__in=[s.game_id for s in listed])
+        assert hosted.count() <= cap
+    assert not Invitation.objects.filter(seat__isnull=False, seat__game__status="finished")
+    page = {p["key"]: p for p in results["pages"]}["lobby"]
+    assert page["url"] == "/play/lobby/" and page["page_queries"] == 2
+    assert results["lobby"]["ratio_to_trivial"] == page["ratio_to_trivial"] > 0
+    assert f"Lobby with {20 * cap:,} games waiting" in printed
+
+
+def test_a_second_run_writes_the_lobby_afresh(tmp_path: Path) -> None:
+    bench(tmp_path)
+    waiting = Game.objects.filter(status=GameStatus.WAITING)
+    first = waiting.aggregate(newest=Max("created_at"), count=Count("id"))
+
+    bench(tmp_path)
+
+    again = waiting.aggregate(newest=Max("created_at"), count=Count("id"))
+    assert again["count"] == first["count"] and again["newest"] > first["newest"]
+
+
+def test_times_only_the_pages_asked_for(tmp_path: Path) -> None:
+    _, results = bench(tmp_path, "--page", "lobby", "--lobby-games", "12")
+
+    assert [p["key"] for p in results["pages"]] == ["trivial", "plain", "lobby"]
+    assert results["lobby"]["open_games"] == 12
+
+
+@pytest.mark.parametrize("args", [["--page", "nowhere"], ["--lobby-games", "61"]])
+def test_refuses_a_page_it_does_not_have_or_more_lobby_games_than_players_may_host(
+    tmp_path: Path, args: list[str]
+) -> None:
+    with pytest.raises(CommandError):
+        bench(tmp_path, *args)

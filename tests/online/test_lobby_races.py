@@ -1,11 +1,13 @@
 """Players racing for the last open seat, each on their own connection released at one barrier:
-exactly one takes it, the others are told it is taken (SQLite and PostgreSQL alike)."""
+exactly one takes it, the others are told it is taken (SQLite and PostgreSQL alike); one host
+racing to open games keeps no more waiting than the cap."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.models import Invitation, Seat
+from accounts.models import TRIAL_GAMES
+from games.models import Game, GameStatus, Invitation, Seat
 from games.tables import services
 from tests.factories import make_user
 from tests.licensing.licensing_support import run_together
@@ -67,3 +69,15 @@ def test_the_schema_refuses_a_second_seat_for_one_account() -> None:
 
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(game=game, position=1, user=host, display_name="host again")
+
+
+@pytest.mark.parametrize("attempt", range(2))
+def test_one_host_racing_to_open_games_keeps_at_most_three_waiting(attempt: int) -> None:
+    # The issue's probe: a trial account with one game left opened 40 lobby games at once.
+    host = make_user("host", trial_games_used=TRIAL_GAMES - 1)
+
+    results = run_together(8, lambda i: services.open_game(owner=host, open_seats=1))
+
+    refused = [r for r in results if isinstance(r, services.BadGuests)]
+    assert len(refused) == 8 - services.MAX_WAITING_GAMES, results
+    assert Game.objects.filter(owner=host, status=GameStatus.WAITING).count() == 3

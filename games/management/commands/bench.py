@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import bench
+from bench.lobby import GAMES as LOBBY_GAMES
 
 
 class Command(BaseCommand):
@@ -83,6 +84,22 @@ class Command(BaseCommand):
             help="the scale-out runs' client processes",
         )
 
+        parser.add_argument(
+            "--lobby-games",
+            type=int,
+            default=None,
+            help=f"games waiting with seats open in the lobby, as many again closed (default "
+            f"{LOBBY_GAMES:,}, fewer if the players cannot host them all); 0: none",
+        )
+        parser.add_argument(
+            "--page",
+            dest="pages",
+            action="append",
+            default=[],
+            metavar="KEY",
+            help="time only this in-process page (and the trivial and plain ones); repeatable",
+        )
+
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
             options = bench.Options(
@@ -104,6 +121,8 @@ class Command(BaseCommand):
                 scaleout_clients=opts["scaleout_clients"],
                 faults=opts["faults"],
                 strategy=opts["strategy"],
+                lobby_games=opts["lobby_games"],
+                pages=tuple(opts["pages"]),
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
