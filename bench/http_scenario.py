@@ -217,7 +217,7 @@ def two_player_game(host: User, guest: User) -> int:
     token = Invitation.objects.get(game=game).token
     services.join_game(token=token, user=guest)
     seated = services.begin_game(game_id=game.pk, user=host)
-    if len(seated.seats) != 2 or not seated.current.played_by(host.pk):
+    if len(seated.seats) != 2 or seated.match().on_turn != seated.position_of(host):
         raise BenchError(f"game {game.pk}: the host is not on turn in a two-player game")
     return game.pk
 

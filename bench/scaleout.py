@@ -39,7 +39,7 @@ from accounts.models import TRIAL_GAMES, User
 from bench import fill, http_scenario, load
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
-from games import rules
+from games import rules, store
 from games.errors import GameError
 from games.models import Game, GameStatus, Move, Score, Seat
 from games.moves import ReplayMismatch
@@ -577,7 +577,6 @@ def replay_games(usernames: Sequence[str]) -> Replay:
     mismatches: list[str] = []
     finished = moves = 0
     for game in games:
-        kind = game.rules_kind
         scores = {s.seat_id: s for s in Score.objects.filter(game=game)}
         finished += game.status == GameStatus.FINISHED
         moves += Move.objects.filter(game=game).count()
@@ -587,9 +586,9 @@ def replay_games(usernames: Sequence[str]) -> Replay:
             mismatches.append(f"game {game.pk}: {exc}")
             continue
         for seat in Seat.objects.filter(game=game).order_by("position"):
-            sheet, stored = match.sheets[seat.position], seat.sheet(kind)
-            if [dict(c) for c in sheet.cards] != [dict(c) for c in stored.cards] or (
-                sheet.yahtzee_bonuses != stored.yahtzee_bonuses
+            sheet = match.sheets[seat.position]
+            if [dict(c) for c in sheet.cards] != seat.cards or (
+                sheet.yahtzee_bonuses != seat.yahtzee_bonuses
             ):
                 mismatches.append(f"game {game.pk} seat {seat.position}: card differs from its log")
             score = scores.pop(seat.pk, None)
@@ -625,8 +624,8 @@ def unplayable(usernames: Sequence[str]) -> int:
             if game.rolls_used < rules.MAX_ROLLS:
                 play.roll_dice(game_id=game.pk, user=seat.user, version=game.version)
             else:
-                sheet = seat.sheet(game.rules_kind)
-                box = next(b for b in rules.CATEGORIES if rules.can_score(sheet, game.turn(), b))
+                match = store.load(game_id=game.pk, user=seat.user).match()
+                box = next(b for b in rules.CATEGORIES if match.can_score(seat.position, b))
                 play.score_box(game_id=game.pk, user=seat.user, version=game.version, box=box)
         except (rules.IllegalMove, GameError, StopIteration):
             refused += 1

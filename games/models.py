@@ -13,7 +13,6 @@ from django.db import models
 from django.db.models import Q
 
 from games import rules
-from games.errors import GameNotInProgress, StaleGame
 
 KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
 """The kinds of game (``rules.KINDS``) as the database stores them."""
@@ -114,28 +113,6 @@ class Game(models.Model):
     def is_in_progress(self) -> bool:
         return self.status == GameStatus.IN_PROGRESS
 
-    def require_in_play(self, version: int) -> None:
-        """Raise unless the game is in progress and at ``version``, the state the request was
-        made against (a double click or a stale tab is caught here, before anything changes)."""
-        if version != self.version:
-            raise StaleGame(
-                "The game has moved on since this page was shown; here is where it is now."
-            )
-        if self.status != GameStatus.IN_PROGRESS:
-            raise GameNotInProgress("This game is over.")
-
-    def turn(self) -> rules.Turn:
-        """The turn in progress as the rules engine sees it."""
-        if not self.dice:
-            return rules.Turn()
-        held = tuple(self.held) if len(self.held) == rules.DICE_COUNT else rules.NO_HOLD
-        return rules.Turn(dice=tuple(self.dice), held=held, rolls_used=self.rolls_used)
-
-    def set_turn(self, turn: rules.Turn) -> None:
-        self.dice = list(turn.dice) if turn.dice is not None else []
-        self.held = list(turn.held) if turn.dice is not None else []
-        self.rolls_used = turn.rolls_used
-
 
 class Seat(models.Model):
     """A player's place in a game: who sits there, and their score card."""
@@ -157,8 +134,8 @@ class Seat(models.Model):
     # A copy of "the game is over" (finished or abandoned), so a player's games can be listed
     # straight off the seat_user_turn index, open ones apart from the rest, newest first.
     game_over = models.BooleanField(default=False)
-    # A copy of "this account's seat is on turn" (``account_on_turn``), kept by
-    # ``games.turn_marks``: the games waiting for a player come first on their dashboard,
+    # A copy of "a move of this account's is awaited" (on turn, or still to throw for first),
+    # kept by ``games.store``: the games waiting for a player come first on their dashboard,
     # straight off the same index. (Guests and computers have no dashboard: never set.)
     on_turn = models.BooleanField(default=False, db_default=False)
     # Whether seating this account used one of its trial games (given back if the game is
@@ -194,32 +171,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"
-
-    def is_on_turn(self) -> bool:
-        """Whether the game is in play with this seat on turn (the draw for first included)."""
-        return self.game.is_in_progress and self.game.current_seat == self.position
-
-    def account_on_turn(self) -> bool:
-        """Whether this seat is an account's, on turn: what ``on_turn`` keeps a copy of."""
-        return self.user_id is not None and self.is_on_turn()
-
-    def played_by(self, user_id: int | None) -> bool:
-        """Whether ``user_id`` makes this seat's moves: its own account, or for a guest at the
-        host's screen, the host."""
-        if self.player_kind == PlayerKind.GUEST:
-            return self.game.owner_id == user_id
-        return self.user_id is not None and self.user_id == user_id
-
-    def sheet(self, kind: rules.GameKind) -> rules.Sheet:
-        cards = tuple(self.cards) if self.cards else ()
-        return rules.Sheet(
-            kind=kind, cards=cards, yahtzee_bonuses=self.yahtzee_bonuses, yahtzees=self.yahtzees
-        )
-
-    def set_sheet(self, sheet: rules.Sheet) -> None:
-        self.cards = [dict(card) for card in sheet.cards]
-        self.yahtzee_bonuses = sheet.yahtzee_bonuses
-        self.yahtzees = sheet.yahtzees
 
 
 class Invitation(models.Model):

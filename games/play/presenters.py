@@ -6,6 +6,7 @@ The templates only lay this out; presenters make no query: they are handed what 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -17,7 +18,6 @@ from accounts.models import User
 from games import rules, strategy
 from games.models import (
     TURN_LIMITS,
-    Game,
     GameStatus,
     HighScorePeriod,
     Move,
@@ -34,6 +34,7 @@ from games.play.words import (
     result_line,
     whose_turn,
 )
+from games.rules import actions
 from games.store import SeatedGame
 
 LIMITS = {
@@ -127,17 +128,18 @@ def standings(
     """Every player's card in short, in seating order: name, total, boxes filled, on turn;
     with, once the game is finished, who won (shared wins on equal totals). ``sheets`` and
     their grand ``totals`` are the seats', worked out once for the whole page."""
-    game, kind = seated.game, seated.game.rules_kind
+    match, kind = seated.match(), seated.game.rules_kind
+    by = seated.position_of(viewer)
     # Equal totals share the win; a resigned seat never wins (the Match decides).
-    winners = set(seated.match().winners) if game.status == GameStatus.FINISHED else set()
+    winners = set(match.winners)
     return [
         {
             "name": seat.display_name,
             "total": total,
             "filled": sheet.boxes_filled,
             "boxes": kind.rounds,
-            "on_turn": seat.is_on_turn(),
-            "you": seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk,
+            "on_turn": match.on_turn == position,
+            "you": position == by,
             "guest": seat.player_kind == PlayerKind.GUEST,
             "winner": position in winners,
             "resigned": seat.resigned,
@@ -148,42 +150,44 @@ def standings(
     ]
 
 
-def first_draw(seated: SeatedGame, viewer: User) -> dict[str, Any] | None:
+def first_draw(seated: SeatedGame, by: rules.Player) -> dict[str, Any] | None:
     """The draw for first while it lasts: each contender's dice and total so far, and whether
     the viewer has a throw to make (their own seat, or a guest's at their screen)."""
-    game = seated.game
-    if not (game.is_in_progress and game.contenders):
+    match = seated.match()
+    if match.phase is not rules.MatchPhase.ROLLING_FOR_FIRST:
         return None
-    rows, mine = [], False
-    for index in game.contenders:
-        seat = seated.seats[index]
-        dice = game.first_rolls.get(str(index))
-        mine = mine or (dice is None and seat.played_by(viewer.pk))
+    rows = []
+    for index in match.contenders:
+        dice = match.first_rolls[index]
         rows.append(
             {
-                "name": seat.display_name,
+                "name": seated.seats[index].display_name,
                 "dice": rules.describe_dice(dice) if dice else "",
                 "total": sum(dice) if dice else None,
             }
         )
-    tie = len(game.contenders) < len(seated.seats)
-    return {"rows": rows, "mine": mine, "tie": tie}
+    tie = len(match.contenders) < len(match.playing)
+    return {"rows": rows, "mine": match.can(actions.ThrowForFirst(by)), "tie": tie}
 
 
-def _accounts(seated: SeatedGame) -> int:
-    return sum(1 for s in seated.seats if s.user_id is not None)
+def _devices(match: rules.Match) -> int:
+    """How many people play the match, each on their own device."""
+    return len({player for player in match.players if player is not None})
 
 
-def _undo(game: Game, seated: SeatedGame, viewer: User) -> str:
+def _undo(match: rules.Match, by: rules.Player) -> str:
     """What the viewer may take back now ("25 in Full House"), or nothing."""
-    before = game.undo
-    if (
-        not game.is_in_progress
-        or not before
-        or not seated.seats[before["seat"]].played_by(viewer.pk)
-    ):
+    if not match.can(actions.Undo(by)):
         return ""
-    return f"{before['points']} in {rules.Box(before['box']).label}"
+    scored = next(e for e in reversed(match.log) if isinstance(e, rules.Scored))
+    return f"{scored.points} in {rules.Box(scored.box).label}"
+
+
+def _skip_label(seated: SeatedGame, match: rules.Match) -> str:
+    """Whom the Skip button would skip: the player on turn, or those still to throw."""
+    if match.on_turn is not None:
+        return f"Skip {seated.seats[match.on_turn].display_name}'s turn"
+    return "Skip those still to roll for first"
 
 
 def hint_context(hint: strategy.Hint, *, columns: int) -> dict[str, Any]:
@@ -221,28 +225,30 @@ def game_context(
     ``high_score_entries`` gives them for a finished game, ``moves`` the latest
     moves, newest first. With ``log_kept`` the page keeps its log as it is, and only the line
     of the move just made (``new_moves``) is added to it."""
-    game = seated.game
+    game, match = seated.game, seated.match()
     kind = game.rules_kind
-    seat = seated.current if game.is_in_progress else (seated.seat_of(viewer) or seated.current)
-    sheet = seat.sheet(kind)
-    turn = game.turn() if game.is_in_progress else rules.Turn()
-    on_turn = game.is_in_progress and seat.played_by(viewer.pk)
+    by = seated.position_of(viewer)
+    # The card shown: the seat on turn's, else (the draw, a game over) the viewer's own.
+    shown = match.on_turn if match.on_turn is not None else by if by is not None else 0
+    seat, sheet = seated.seats[shown], match.sheets[shown]
+    turn = match.turn if game.is_in_progress else rules.Turn()
+    on_turn = match.on_turn is not None and match.player_of(match.on_turn) == by
     several = len(seated.seats) > 1
     # The log names the player of each move when several play (the seats are loaded already).
     names = {s.pk: s.display_name for s in seated.seats} if several else {}
     actor = seat if seated.actor is None else seated.seats[seated.actor]
-    draw = first_draw(seated, viewer)
+    draw = first_draw(seated, by)
     urls = game_urls(game.pk)
-    computer_turn = game.is_in_progress and seat.player_kind == PlayerKind.COMPUTER
+    computer_turn = match.computer_on_turn
     # With several players, each one's sheet and totals, worked out once for the page.
-    sheets = [s.sheet(kind) for s in seated.seats] if several else []
+    sheets = list(match.sheets) if several else []
     totals = [sheet.totals() for sheet in sheets]
     grand = [t["grand_total"] for t in totals]
     players = standings(seated, viewer=viewer, sheets=sheets, totals=grand) if several else []
 
     def board() -> SafeString:  # the template calls it: drawn only where the page shows it
         # Every card side by side, the player on turn first, then the others in turn order.
-        start = game.current_seat if game.is_in_progress else (game.first_seat or 0)
+        start = match.on_turn if match.on_turn is not None else (match.first or 0)
         order = [(start + k) % len(seated.seats) for k in range(len(seated.seats))]
         on_turn = game.is_in_progress
         return card_html.scoreboard(
@@ -254,7 +260,7 @@ def game_context(
             totals=[totals[i] for i in order],
         )
 
-    turn_of = whose_turn(seat, viewer=viewer, several=several) if game.is_in_progress else ""
+    turn_of = whose_turn(seat, yours=shown == by) if several and game.is_in_progress else ""
     if draw is not None:
         turn_of = "Roll for first"
     dice = turn.dice or ()
@@ -275,9 +281,9 @@ def game_context(
         "on_turn": on_turn,
         "turn": turn,
         "dice": card_html.dice(turn, hold_url=urls["hold"]),
-        "can_roll": on_turn and rules.can_roll(turn),
-        "can_hold": on_turn and turn.has_rolled and turn.rolls_left > 0,
-        "can_hint": on_turn and turn.has_rolled,
+        "can_roll": match.can(actions.Roll(by)),
+        "can_hold": match.can(actions.Hold(by, turn.held)),
+        "can_hint": match.can_hint(by),
         "scoreboard": board,
         "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled, score_url=urls["score"]),
         "columns": _column_totals(sheet),
@@ -302,28 +308,25 @@ def game_context(
         "player_rows": card_html.player_rows(players),
         "turn_of": turn_of,
         # The header's total is the total of the card shown: named when it is not the viewer's.
-        "card_owner": seat.display_name
-        if several and not (seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk)
-        else "",
+        "card_owner": seat.display_name if several and shown != by else "",
         # Someone else moves next on another device: the page follows the game by itself.
         "computer_turn": computer_turn,
         "draw": draw,
-        # Another device's player on turn, in a game with a time limit: others may skip them.
-        "skippable": game.is_in_progress
-        and game.turn_limit is not None
-        and seat.player_kind == PlayerKind.HUMAN
-        and not seat.played_by(viewer.pk),
+        # Someone else keeps the game waiting, in a game with a time limit: once the limit has
+        # passed, the viewer may skip them (the button says after how long).
+        "skippable": match.can(actions.Skip(by, idle=math.inf)) if by is not None else False,
+        "skip_label": _skip_label(seated, match),
         "turn_limit": TURN_LIMITS.get(game.turn_limit or 0, ""),
         # Every page of a game that players on several devices play follows every change
         # (the player on turn's too: an undo, a skip, a resignation or the host's end can come
         # at any moment); after the game, they wait for a rematch to be offered. A computer's
         # turn is followed by the pages asking for its steps.
-        "live": _accounts(seated) > 1
+        "live": _devices(match) > 1
         and (
             (game.is_in_progress and not computer_turn)
             or (not game.is_in_progress and game.rematch_id is None)
         ),
-        "rematch_possible": not game.is_in_progress and _accounts(seated) > 1,
+        "rematch_possible": not game.is_in_progress and _devices(match) > 1,
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,
@@ -339,7 +342,7 @@ def game_context(
         "confirm": confirm,
         "hint": hint,
         "rematch": rematch,
-        "undo": _undo(game, seated, viewer),
+        "undo": _undo(match, by),
         "hints_used": seat.hints,
         "announcement": " ".join(
             part

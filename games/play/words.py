@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from accounts.models import User
 from games import rules
 from games.models import (
     Game,
@@ -14,7 +13,6 @@ from games.models import (
     HighScorePeriod,
     Move,
     MoveAction,
-    PlayerKind,
     Seat,
 )
 from games.scores.selectors import PERIOD_PHRASES
@@ -49,13 +47,9 @@ def page_title(
     return f"{turn}Round {round} of {kind.rounds} — {kind.name}"
 
 
-def whose_turn(seat: Seat, *, viewer: User, several: bool) -> str:
+def whose_turn(seat: Seat, *, yours: bool) -> str:
     """Who is to play, as the viewer reads it: "Your turn!" for their own seat."""
-    if not several:
-        return ""
-    if seat.player_kind != PlayerKind.GUEST and seat.user_id == viewer.pk:
-        return "Your turn!"
-    return f"{seat.display_name}'s turn"
+    return "Your turn!" if yours else f"{seat.display_name}'s turn"
 
 
 def result_line(players: Sequence[dict[str, Any]]) -> str:

@@ -188,7 +188,7 @@ def test_turns_pass_between_the_accounts_and_each_plays_only_their_own(player, b
     score_now(game, bob, "yahtzee")
 
     seated = store.load(game_id=game.pk, user=bob)
-    assert [s.sheet(game.rules_kind).grand_total for s in seated.seats] == [40, 50]
+    assert [sheet.grand_total for sheet in seated.match().sheets] == [40, 50]
 
 
 def test_the_lobby_lists_each_waiting_game_once_but_not_the_viewers_own(player, bob) -> None:

@@ -29,7 +29,7 @@ def assert_replays(game: Game) -> rules.Match:
     }.get(GameStatus(game.status), rules.MatchPhase.PLAYING)
     assert replayed.phase is expected_phase
     if expected_phase is rules.MatchPhase.PLAYING:
-        assert (replayed.current, replayed.turn) == (game.current_seat, game.turn())
+        assert (replayed.current, replayed.turn) == (game.current_seat, stored.turn)
     return replayed
 
 

@@ -83,8 +83,8 @@ def test_skipping_ahead_plays_the_computer_turn_to_its_box(player) -> None:
     seated = step(game, player, to_the_end=True)
 
     assert seated.game.current_seat == 0 and seated.game.round == 2
-    bots = [s for s in seated.seats if s.player_kind == PlayerKind.COMPUTER]
-    assert [s.sheet(game.rules_kind).boxes_filled for s in bots] == [1, 1]
+    bots = [p for p, s in enumerate(seated.seats) if s.player_kind == PlayerKind.COMPUTER]
+    assert [seated.match().sheets[p].boxes_filled for p in bots] == [1, 1]
 
 
 def test_a_whole_game_against_the_computer_records_its_score_apart(player) -> None:

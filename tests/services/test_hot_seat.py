@@ -60,7 +60,7 @@ def test_the_host_plays_each_guests_turn_in_order(player) -> None:
     score_now(game, player, "yahtzee")
     seated = store.load(game_id=game.pk, user=player)
     assert (seated.game.current_seat, seated.game.round) == (0, 2)
-    assert seated.seats[1].sheet(game.rules_kind).cards[0] == {"yahtzee": 50}
+    assert seated.match().sheets[1].cards[0] == {"yahtzee": 50}
 
 
 def test_an_account_cannot_play_a_seat_that_is_not_its_own(player) -> None:
