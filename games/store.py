@@ -24,8 +24,9 @@ from django.utils import timezone
 from accounts.models import User
 from games import moves, rules
 from games.errors import GameNotFound
-from games.models import Game, GameStatus, Move, PlayerKind, Score, Seat
+from games.models import Game, GameStatus, Move, PlayerKind, Seat
 from games.play import live
+from games.scores import records
 from yahtzee_site import prepared
 
 # --- A game and its seats, as loaded --------------------------------------------------------
@@ -311,7 +312,7 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
         round = after.round if isinstance(event, rules.Undone) else round_before
         prepared.insert(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
     if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
-        _record_scores(game, seats, after)
+        records.enter_scores(game, seats, after)
     if shown:
         live.publish(game)
     return replace(table, loaded=after)
@@ -379,35 +380,3 @@ def replay(game: Game) -> rules.Match:
     except ValueError as refused:  # the rules' IllegalMove, or an outcome that differs
         where = f"Move {at[0].seq} ({at[0].action})" if at else "The log's start"
         raise moves.ReplayMismatch(f"{where}: {refused}") from refused
-
-
-# --- High scores ------------------------------------------------------------------------------
-
-
-def _record_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
-    """Copy each seat's result into the high scores, noting where it enters them."""
-    from games.scores.selectors import high_score_entry
-
-    assert game.finished_at is not None
-    scores = Score.objects.bulk_create(
-        Score(
-            seat=seat,
-            game=game,
-            kind=game.kind,
-            player_kind=seat.player_kind,
-            user_id=seat.user_id,
-            display_name=seat.display_name,
-            grand_total=sheet.grand_total,
-            upper_bonuses=sum(1 for card in sheet.cards if rules.totals(card)["upper_bonus"]),
-            yahtzees=sheet.yahtzees,
-            yahtzee_bonuses=sheet.yahtzee_bonuses,
-            hints=seat.hints,
-            finished_at=game.finished_at,
-        )
-        for seat, sheet, state in zip(seats, match.sheets, match.states, strict=True)
-        if state is rules.SeatState.PLAYING  # a resigned player's score is never entered
-    )
-    for score in scores:
-        if entry := high_score_entry(score, now=game.finished_at):
-            score.high_score_rank, score.high_score_period = entry
-            score.save(update_fields=["high_score_rank", "high_score_period"])

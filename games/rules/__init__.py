@@ -54,7 +54,9 @@ from games.rules.events import (
     Started,
     Undone,
 )
-from games.rules.match import MAX_SEATS, Match, MatchPhase, SeatState, Standing, skipped_box
+from games.rules.leaving import skipped_box
+from games.rules.match import MAX_SEATS, Match
+from games.rules.phases import MatchPhase, SeatState, Standing
 from games.rules.scoring import (
     CLASSIC,
     FULL_HOUSE_POINTS,
