@@ -119,7 +119,7 @@ def lobby(*, viewer: User, limit: int = 30, now: datetime | None = None) -> list
     return [found[pk] for pk in tokens if pk in found]
 
 
-MAX_OFFERED = 5
+MAX_OFFERED = rules.MAX_SEATS - 1
 """Seats a game can offer besides the host's."""
 
 

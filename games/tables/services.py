@@ -1,9 +1,9 @@
-"""The writes of a game: start, hold, roll, score, abandon — one transaction per action.
+"""Before and after a game of several: setting the table (guests at the host's screen,
+computer players, seats offered by link or in the lobby), taking and withdrawing seats, the
+host's start, leaving a game not begun, and the rematch. One transaction each.
 
-Each action locks the game row, checks that the caller is seated and on turn and that the
-request was made against the current ``version``, asks ``games.rules`` whether the move is
-legal, then saves the new state and logs the move. Errors a player can cause are those of
-``games.errors`` or ``rules.IllegalMove``; views map them to messages.
+A game has no match until its host starts it (``store.start``); until then these are the only
+writes to it, and each moves its version on (``store.touch``) so every open page follows.
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from games.store import SeatedGame
 from games.tables import guests as guest_rules
 from yahtzee_site import prepared
 
-MAX_SEATS = 6
-"""Six seats at most in a game, however they are filled."""
+MAX_SEATS = rules.MAX_SEATS
 MAX_GUESTS = MAX_SEATS - 1
 """Players at the host's screen besides the host: six seats in all, as in the Mac original."""
 NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
@@ -83,19 +82,48 @@ def computer_seats(bots: Sequence[str]) -> list[tuple[str, str]]:
     return named
 
 
-def _guest_and_computer_seats(
-    game: Game, names: Sequence[str], computers: Sequence[tuple[str, str]]
-) -> list[Seat]:
-    """The seats after the host's: guests at the host's screen, then computer players."""
-    guests = [
-        _new_seat(game, position, name, player_kind=PlayerKind.GUEST)
-        for position, name in enumerate(names, start=1)
+def _check_size(*, guests: int, computers: int, offered: int = 0) -> None:
+    if 1 + guests + computers + offered > MAX_SEATS:
+        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
+
+
+def _lay_table(
+    *,
+    owner: User,
+    kind: str,
+    guests: Sequence[str] = (),
+    computers: Sequence[tuple[str, str]] = (),
+    status: GameStatus = GameStatus.IN_PROGRESS,
+    turn_limit: int | None = None,
+    roll_for_first: bool = False,
+    used_trial_game: bool = False,
+) -> tuple[Game, list[Seat]]:
+    """The one way a table is laid: the game, then the host's seat, the guests at the host's
+    screen, and the computer players (``computers``: strategy and name), in that order."""
+    game = Game.objects.create(
+        owner=owner,
+        kind=rules.KINDS[kind].key,
+        status=status,
+        turn_limit=turn_limit,
+        roll_for_first=roll_for_first,
+    )
+    players: list[tuple[str, dict[str, Any]]] = [
+        (str(owner), {"user": owner, "used_trial_game": used_trial_game}),
+        *((name, {"player_kind": PlayerKind.GUEST}) for name in guests),
+        *((name, {"player_kind": PlayerKind.COMPUTER, "bot": bot}) for bot, name in computers),
     ]
-    bots = [
-        _new_seat(game, position, name, player_kind=PlayerKind.COMPUTER, bot=bot)
-        for position, (bot, name) in enumerate(computers, start=1 + len(names))
-    ]
-    return guests + bots
+    columns = game.rules_kind.columns
+    seats = Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            position=position,
+            display_name=name,
+            cards=[{} for _ in range(columns)],
+            **fields,
+        )
+        for position, (name, fields) in enumerate(players)
+    )
+    return game, seats
 
 
 @prepared.atomic
@@ -113,16 +141,19 @@ def start_game(
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
-    rules_kind = rules.KINDS[kind]
     names = guest_names(guests, owner=owner)
     bots = computer_seats(computers)
-    if 1 + len(names) + len(bots) > MAX_SEATS:
-        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
+    _check_size(guests=len(names), computers=len(bots))
     used_trial_game = licensing.use_trial_game(user=owner)
     remember_guests(owner, names)
-    game = Game.objects.create(owner=owner, kind=rules_kind.key, roll_for_first=roll_for_first)
-    host = _new_seat(game, 0, str(owner), user=owner, used_trial_game=used_trial_game)
-    seats = Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
+    game, seats = _lay_table(
+        owner=owner,
+        kind=kind,
+        guests=names,
+        computers=bots,
+        roll_for_first=roll_for_first,
+        used_trial_game=used_trial_game,
+    )
     store.start(store.seated(game, seats))
     return game
 
@@ -135,6 +166,7 @@ class InvitationError(GameError):
 
 
 def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
+    """A seat taken at a table already laid (a player following an invitation)."""
     cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
     return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
 
@@ -198,23 +230,22 @@ def open_game(
         )
     names = guest_names(guests, owner=owner)
     bots = computer_seats(computers)
-    if 1 + len(names) + len(bots) + invites + open_seats > MAX_SEATS:
-        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
+    _check_size(guests=len(names), computers=len(bots), offered=invites + open_seats)
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
     _check_waiting_games(owner)
     remember_guests(owner, names)
-    game = Game.objects.create(
+    game, _ = _lay_table(
         owner=owner,
-        kind=rules.KINDS[kind].key,
+        kind=kind,
+        guests=names,
+        computers=bots,
         status=GameStatus.WAITING,
         turn_limit=turn_limit,
         roll_for_first=roll_for_first,
     )
-    host = _new_seat(game, 0, str(owner), user=owner)
-    Seat.objects.bulk_create([host, *_guest_and_computer_seats(game, names, bots)])
     Invitation.objects.bulk_create(
         Invitation(game=game, token=secrets.token_urlsafe(32), open_to_all=offered >= invites)
         for offered in range(invites + open_seats)
@@ -289,21 +320,17 @@ def rematch(*, game_id: int, user: User) -> Game:
     licensing.check_can_start(user=user)
     hosting = old.owner_id == user.pk
     guests = [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST]
-    game = Game.objects.create(
-        owner=user,
-        kind=old.kind,
-        status=GameStatus.WAITING,
-        turn_limit=old.turn_limit,
-        roll_for_first=old.roll_for_first,
-    )
     computers = [
         (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
     ]
-    Seat.objects.bulk_create(
-        [
-            _new_seat(game, 0, str(user), user=user),
-            *_guest_and_computer_seats(game, guests if hosting else [], computers),
-        ]
+    game, _ = _lay_table(
+        owner=user,
+        kind=old.kind,
+        guests=guests if hosting else [],
+        computers=computers,
+        status=GameStatus.WAITING,
+        turn_limit=old.turn_limit,
+        roll_for_first=old.roll_for_first,
     )
     Invitation.objects.bulk_create(
         Invitation(game=game, token=secrets.token_urlsafe(32), for_user_id=seat.user_id)
