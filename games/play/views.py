@@ -22,7 +22,6 @@ from django.http import (
     HttpResponse,
     HttpResponseBase,
     HttpResponseNotModified,
-    HttpResponseRedirect,
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,7 +29,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import reswap, retarget
 
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
@@ -330,10 +329,7 @@ def abandon(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     if ended.trial_games_given_back:
         news += " It ended before the first roll, so your trial game was given back."
     messages.info(request, news)
-    url = reverse("games:dashboard")
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url)
+    return redirect_to(request, reverse("games:dashboard"))
 
 
 @game_action

@@ -12,17 +12,16 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import licensing
 from accounts.http import AuthedRequest
-from games import rules, store
-from games.errors import GameError, GameNotFound, status_for
+from games import rules
+from games.errors import GameError, status_for
 from games.home.views import render_dashboard
 from games.models import LOBBY_SEAT_HOURS, PlayerKind
 from games.store import SeatedGame
 from games.tables import selectors, services
-from games.web import KINDS, whole_number
+from games.web import KINDS, redirect_to, seated_or_404, whole_number
 
 
 def render_room(
@@ -71,19 +70,6 @@ def render_room(
     return render(request, template, context, status=status)
 
 
-def _seated(game_id: int, user: Any) -> SeatedGame:
-    try:
-        return store.load(game_id=game_id, user=user)
-    except GameNotFound as exc:
-        raise Http404(str(exc)) from exc
-
-
-def _room_or_game(request: AuthedRequest, game_id: int) -> HttpResponse:
-    if request.htmx:
-        return HttpResponseClientRedirect(reverse("games:play", kwargs={"game_id": game_id}))
-    return redirect("games:play", game_id=game_id)
-
-
 @login_required
 @require_POST
 def start(request: AuthedRequest, game_id: int) -> HttpResponse:
@@ -91,8 +77,10 @@ def start(request: AuthedRequest, game_id: int) -> HttpResponse:
         services.begin_game(game_id=game_id, user=request.user)
     except (GameError, rules.IllegalMove, licensing.LicenceError) as exc:
         status = status_for(exc)
-        return render_room(request, _seated(game_id, request.user), message=str(exc), status=status)
-    return _room_or_game(request, game_id)
+        return render_room(
+            request, seated_or_404(game_id, request.user), message=str(exc), status=status
+        )
+    return redirect_to(request, reverse("games:play", kwargs={"game_id": game_id}))
 
 
 @login_required
@@ -102,8 +90,10 @@ def revoke(request: AuthedRequest, game_id: int, invitation_id: int) -> HttpResp
         services.revoke_invitation(game_id=game_id, user=request.user, invitation_id=invitation_id)
     except (GameError, rules.IllegalMove) as exc:
         status = status_for(exc)
-        return render_room(request, _seated(game_id, request.user), message=str(exc), status=status)
-    return _room_or_game(request, game_id)
+        return render_room(
+            request, seated_or_404(game_id, request.user), message=str(exc), status=status
+        )
+    return redirect_to(request, reverse("games:play", kwargs={"game_id": game_id}))
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
@@ -187,6 +177,4 @@ def new_game(request: AuthedRequest) -> HttpResponse:
         url = reverse("games:dashboard")
     else:
         url = reverse("games:play", kwargs={"game_id": game.pk})
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url)
+    return redirect_to(request, url)
