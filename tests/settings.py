@@ -13,6 +13,9 @@ from yahtzee_site.settings import *  # noqa: F403
 from yahtzee_site.settings import STORAGES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# The site's dates in one zone, whatever TIME_ZONE the machine running the tests sets; a test
+# about another zone says so itself (the ``settings`` fixture).
+TIME_ZONE = "UTC"
 STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

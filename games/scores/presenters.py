@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -38,7 +40,8 @@ def high_scores_context(top: TopTen) -> dict[str, Any]:
             "name": row.display_name,
             "href": f"{player_url}{row.player_id}/" if row.player_id else "",
             "total": row.grand_total,
-            "date": f"{row.finished_at:%-d %b %y}",
+            # In the site's time zone, as the date filter writes dates everywhere else.
+            "date": f"{timezone.localtime(row.finished_at):%-d %b %y}",
             "iso": row.finished_at.isoformat(),
             "yahtzees": row.yahtzees,
             "hints": row.hints,

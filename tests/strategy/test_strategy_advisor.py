@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import rules
-from games.strategy import Advisor, Convention, RollDice, ScoreBox, State, StrategyTable
+from games.strategy import Advisor, Convention, RollDice, ScoreBox, StrategyTable
 from games.strategy.advisor import describe_keep, held_for
 
 SIXES = (6, 6, 6, 6, 6)
@@ -119,18 +121,47 @@ def test_the_best_option_is_the_turns_value_and_bots_take_it(
     assert all(
         rules.can_score(s, turn, o.action.box) for o in options if isinstance(o.action, ScoreBox)
     )
-    values = advisor._turn(State.of_card(card))
-    roll = (
-        values.score
-        if rolls_used == 3
-        else values.roll_second
-        if rolls_used == 2
-        else values.roll_first
-    )
-    from games.strategy.dice import KEEP_INDEX
 
-    expected = s.grand_total + roll[KEEP_INDEX[tuple(sorted(dice))]]
-    assert options[0].expected == pytest.approx(expected, abs=1e-9)
+
+ALL_BOXES = {box.value: 0 for box in rules.CATEGORIES}
+
+
+def _final_score(card: dict[str, int], box: str, dice: tuple[int, ...]) -> int:
+    """The game's final total once ``dice`` go into the last open ``box`` (the rules score it)."""
+    after, _ = rules.score(sheet(card), rules.Turn(dice=dice, rolls_used=3), box)
+    return after.grand_total
+
+
+def _brute_force(card: dict[str, int], box: str, dice: tuple[int, ...]) -> float:
+    """The best expected final total with one roll left and one box open, by trying every hold
+    and every throw of the dice not held: no table, no advisor, only the rules."""
+    best = float(_final_score(card, box, dice))  # score now
+    for mask in itertools.product((False, True), repeat=5):
+        kept = [d for d, k in zip(dice, mask, strict=True) if k]
+        throws = list(itertools.product(range(1, 7), repeat=5 - len(kept)))
+        mean = sum(_final_score(card, box, (*kept, *t)) for t in throws) / len(throws)
+        best = max(best, mean)
+    return best
+
+
+@pytest.mark.parametrize(
+    ("open_box", "filled", "dice"),
+    [
+        ("yahtzee", {}, (6, 6, 6, 2, 3)),
+        # 54 in the upper boxes: two 6s make 66 and the 35 bonus, one 6 does not.
+        ("sixes", {"aces": 3, "twos": 6, "threes": 9, "fours": 16, "fives": 20}, (6, 1, 2, 3, 6)),
+        ("small_straight", {}, (1, 2, 3, 5, 5)),
+    ],
+)
+def test_with_one_box_left_the_best_option_is_worth_what_trying_every_hold_gives(
+    advisor: Advisor, open_box: str, filled: dict[str, int], dice: tuple[int, ...]
+) -> None:
+    card = {**ALL_BOXES, "chance": 20, **filled}
+    del card[open_box]
+
+    options = advisor.options(sheet(card), rolled(dice, rolls_used=2))
+
+    assert options[0].expected == pytest.approx(_brute_force(card, open_box, dice), abs=1e-9)
 
 
 def test_convention_is_named_in_the_table(table: StrategyTable) -> None:

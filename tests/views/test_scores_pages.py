@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
@@ -171,3 +173,19 @@ def test_guests_scores_are_never_a_public_table(client, make_user, finished):
     assert "Zelda" not in response.text and ">290<" not in response.text
     assert "Hostess" in response.text  # the people's table instead
     assert 'aria-current="page">People<' in response.text
+
+
+def test_the_top_ten_dates_a_game_in_the_sites_time_zone(player, settings) -> None:
+    from datetime import UTC, datetime
+
+    from tests.factories import finished_game
+
+    finished_game(player, 280, when=datetime(2026, 3, 1, 23, 30, tzinfo=UTC))
+
+    in_utc = Client().get(reverse("high_scores")).text
+    settings.TIME_ZONE = "Europe/Berlin"  # half past midnight on the 2nd there
+    cache.clear()
+    in_berlin = Client().get(reverse("high_scores")).text
+
+    assert "1 Mar 26" in in_utc and "2 Mar 26" not in in_utc
+    assert "2 Mar 26" in in_berlin
