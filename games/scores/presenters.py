@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
-
 import uuid
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils import timezone
 
 from games import rules
 from games.models import (
