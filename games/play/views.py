@@ -223,8 +223,11 @@ def computer(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
 
 @game_action
 def resign(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
-    play.resign(game_id=game_id, user=request.user, version=_version(request))
-    messages.info(request, "You resigned: the others play on. Your score is not entered.")
+    left = play.resign(game_id=game_id, user=request.user, version=_version(request))
+    if left.game.status == GameStatus.ABANDONED:
+        messages.info(request, "You resigned, the last player in the game: it ends with no score.")
+    else:
+        messages.info(request, "You resigned: the others play on. Your score is not entered.")
     return redirect_to(request, reverse("games:dashboard"))
 
 
@@ -311,9 +314,13 @@ def abandon_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     seated = seated_or_404(game_id, request.user)
     if seated.game.status not in (GameStatus.IN_PROGRESS, GameStatus.WAITING):
         return redirect("games:play", game_id=game_id)
-    seat = seated.seat_of(request.user)
+    seat, by = seated.seat_of(request.user), seated.position_of(request.user)
+    match = seated.loaded
     context = {
         "leaving": seated.game.owner_id != request.user.pk,
+        # The last one still playing: resigning ends the game (the Match's rule).
+        "last_player": match is not None
+        and all(match.player_of(other) == by for other in match.playing),
         "waiting": seated.game.status == GameStatus.WAITING,
         "game": seated.game,
         "kind": seated.game.rules_kind,

@@ -137,3 +137,14 @@ def test_the_resign_page_and_button(player, bob) -> None:
 
     assert "You resigned: the others play on. Your score is not entered." in page_text(response)
     assert store.load(game_id=game.pk, user=bob).seats[1].resigned
+
+
+def test_the_last_player_is_told_that_resigning_ends_the_game(player, bob) -> None:
+    game = online(player, bob)
+    play.resign(game_id=game.pk, user=player, version=game.version)  # the host leaves first
+    page = reverse("games:abandon_page", kwargs={"game_id": game.pk})
+
+    text = page_text(client_for(bob).get(page))
+
+    assert "You are the last player still in the game: resigning ends it" in text
+    assert "The others play on without you" not in text
