@@ -1,15 +1,10 @@
-"""A seat's play read back from the game's log, as the analysis replays it."""
+"""A seat's play read back from the game's log, as the analysis grades it."""
 
 from __future__ import annotations
 
-from games import rules, strategy
-from games.models import (
-    Move,
-    MoveAction,
-    Seat,
-)
-
-# --- A game and its seats ------------------------------------------------------------------
+from games import rules, store, strategy
+from games.models import Seat
+from games.moves import ReplayMismatch
 
 
 class NoRecord(Exception):
@@ -17,26 +12,31 @@ class NoRecord(Exception):
 
 
 def game_record(seat: Seat) -> strategy.GameRecord:
-    """One seat's play, read back from the ``Move`` log as the analysis replays it: each turn's
-    dice after every roll, the dice held for each re-roll, the box. A box taken back (undo)
-    re-opens its turn; a skipped turn cannot be graded, so such a game has no record."""
+    """One seat's play as the game's log replays it through the rules (``store.replay``): each
+    turn's dice after every roll, the dice held for each re-roll, the box. A box taken back
+    (undo) re-opens its turn; a skipped turn cannot be graded, so such a game has no record."""
+    try:
+        log = store.replay(seat.game).log
+    except ReplayMismatch as broken:
+        raise NoRecord(f"This game's log does not replay ({broken}): it has no analysis.") from None
     turns: list[strategy.TurnRecord] = []
     rolls: list[rules.Dice] = []
     holds: list[rules.Held] = []
     last_closed: tuple[list[rules.Dice], list[rules.Held]] | None = None
-    for move in Move.objects.filter(seat=seat).order_by("seq"):
-        if move.action == MoveAction.ROLL:
-            if rolls:
-                holds.append(tuple(move.held))
-            rolls.append(tuple(move.dice))
-        elif move.action == MoveAction.SCORE:
-            turns.append(
-                strategy.TurnRecord(tuple(rolls), tuple(holds), move.box, move.column or 0)
-            )
-            last_closed, rolls, holds = (rolls, holds), [], []
-        elif move.action == MoveAction.UNDO and last_closed is not None:
-            turns.pop()
-            (rolls, holds), last_closed = last_closed, None
-        elif move.action == MoveAction.SKIP:
-            raise NoRecord("A skipped turn cannot be graded: this game has no analysis.")
+    for event in log:
+        if isinstance(event, rules.Started | rules.Ended) or event.seat != seat.position:
+            continue
+        match event:
+            case rules.Rolled(dice=dice, held=held):
+                if rolls:
+                    holds.append(held)
+                rolls.append(dice)
+            case rules.Scored(box=box, column=column):
+                turns.append(strategy.TurnRecord(tuple(rolls), tuple(holds), box, column))
+                last_closed, rolls, holds = (rolls, holds), [], []
+            case rules.Undone() if last_closed is not None:
+                turns.pop()
+                (rolls, holds), last_closed = last_closed, None
+            case rules.Skipped(box=box) if box is not None:
+                raise NoRecord("A skipped turn cannot be graded: this game has no analysis.")
     return strategy.GameRecord(tuple(turns), kind=rules.KINDS[seat.game.kind])
