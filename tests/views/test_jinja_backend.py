@@ -20,3 +20,15 @@ def test_a_misspelled_name_fails_instead_of_drawing_nothing() -> None:
     with pytest.raises(jinja2.UndefinedError):
         engines["jinja2"].from_string("{{ nmae }}").render({"name": "Ann"})
 
+
+def test_a_page_includes_a_fragment_drawn_once_and_escaped_once() -> None:
+    page = engines["django"].from_string(
+        '{% load jinja %}<ol>{% jinja "games/play/player_chips.html" players=players %}</ol>'
+    )
+
+    drawn = page.render({"players": [{"name": HOSTILE, "total": 7, "on_turn": False}]})
+
+    assert drawn == (
+        '<ol><li class="player-chip">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;'
+        " <strong>7</strong></li></ol>"
+    )
