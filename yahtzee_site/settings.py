@@ -162,6 +162,21 @@ TEMPLATES = [
             ],
         },
     },
+    # The hot fragments a page of the first engine includes with {% jinja %} (the card's rows,
+    # the dice, the players' cards, the dashboard's lines): Jinja2 draws their loops faster.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "games.templatetags.jinja.environment",
+            "autoescape": True,
+            # Lines of a fragment's source may be laid out for reading: a block tag's own line
+            # draws nothing, and "-" marks join the lines drawn without spaces.
+            "trim_blocks": True,
+            "lstrip_blocks": True,
+        },
+    },
 ]
 
 # --- Database: SQLite by default (WAL, IMMEDIATE writes, busy timeout); DATABASE_URL wins. ---

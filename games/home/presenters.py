@@ -1,9 +1,11 @@
 """What the front page and the dashboard show: a turn drawn on the front page, the new-game
-form's choices, the lines of finished games with their links."""
+form's choices, the lines of games open and over with their links."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -62,23 +64,70 @@ def new_game_choices(*, opened: bool) -> SafeString:
     return mark_safe(render_to_string("games/home/_new_game_choices.html", context))
 
 
-def finished_rows(items: Sequence[GameSummary]) -> list[dict[str, Any]]:
-    """Lines of games that are over: link, kind, date, score, and the analysis link."""
-    kinds = dict(KIND_CHOICES)
-    zone = timezone.get_current_timezone()
+@dataclass(frozen=True, slots=True)
+class OpenLine:
+    """A game in progress (or waiting for players) on the dashboard: its link and kind, what
+    the viewer's card shows, when it last moved, whether another player is on turn."""
+
+    url: str
+    kind: str
+    waiting: bool
+    others_turn: bool
+    boxes_filled: int
+    rounds: int
+    score: int
+    updated_at: datetime
+
+
+def open_rows(items: Sequence[GameSummary]) -> list[OpenLine]:
     return [
-        {
-            "url": play_url(item.game_id),
-            "kind": kinds[item.kind],
-            "abandoned": item.status == GameStatus.ABANDONED,
-            "finished": item.status == GameStatus.FINISHED,
-            # As the date filter "j M Y" writes it (English month names: the site's language).
-            "when": f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
-            "score": item.score,
-            "analysis_url": analysis_url(item.game_id, item.position),
-        }
+        OpenLine(
+            url=play_url(item.game_id),
+            kind=_KIND_NAMES[item.kind],
+            waiting=item.status == GameStatus.WAITING,
+            # Games where it is the viewer's move come first; the others say so.
+            others_turn=item.status == GameStatus.IN_PROGRESS and not item.your_turn,
+            boxes_filled=item.boxes_filled,
+            rounds=item.rounds,
+            score=item.score,
+            updated_at=item.updated_at,
+        )
         for item in items
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedLine:
+    """A game that is over, as the dashboard and the player's own page list it: link, kind,
+    the day it ended, the score, and the link to its analysis (of a finished game)."""
+
+    url: str
+    kind: str
+    finished: bool
+    abandoned: bool
+    when: str
+    score: int
+    analysis_url: str
+
+
+def finished_rows(items: Sequence[GameSummary]) -> list[FinishedLine]:
+    zone = timezone.get_current_timezone()
+    return [
+        FinishedLine(
+            url=play_url(item.game_id),
+            kind=_KIND_NAMES[item.kind],
+            finished=item.status == GameStatus.FINISHED,
+            abandoned=item.status == GameStatus.ABANDONED,
+            # As the date filter "j M Y" writes it (English month names: the site's language).
+            when=f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
+            score=item.score,
+            analysis_url=analysis_url(item.game_id, item.position),
+        )
+        for item in items
+    ]
+
+
+_KIND_NAMES = dict(KIND_CHOICES)
 
 
 _ANY_POSITION = 987654321

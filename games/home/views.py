@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES
 from games import rules
-from games.home import dashboard_html, selectors
-from games.home.presenters import home_preview, new_game_choices
+from games.home import selectors
+from games.home.presenters import finished_rows, home_preview, new_game_choices, open_rows
 from games.tables import services
 from games.web import whole_number
 
@@ -52,8 +52,8 @@ def render_dashboard(
     typed = list(guests)[: services.MAX_GUESTS]
     context = {
         "games": games,
-        "open_lines": dashboard_html.open_lines(games.open_games),
-        "over_lines": dashboard_html.over_lines(games.finished),
+        "open_lines": open_rows(games.open_games),
+        "over_lines": finished_rows(games.finished),
         "more_open_url": f"?open={shown + OPEN_PAGE}&done={done}",
         "more_finished_url": f"?open={shown}&done={done + OPEN_PAGE}",
         "licence": licence,

@@ -12,7 +12,6 @@ from functools import cache
 from typing import Any
 
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
 from games import rules, strategy
@@ -23,7 +22,7 @@ from games.models import (
     Move,
     PlayerKind,
 )
-from games.play import card_html
+from games.play.card import Scoreboard, card_rows, scoreboard, tray_dice
 from games.play.words import (
     announcement,
     celebrations,
@@ -79,29 +78,6 @@ def game_urls(game_id: int) -> dict[str, str]:
 
 def play_url(game_id: int) -> str:
     return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
-
-
-def _rows(
-    sheet: rules.Sheet, legal: dict[rules.Slot, int], rolled: bool, *, score_url: str
-) -> tuple[SafeString, SafeString]:
-    """The card's rows as HTML: the upper section's, then the lower's."""
-    multi = len(sheet.cards) > 1
-    sections: dict[bool, list[str]] = {True: [], False: []}
-    for box in rules.CATEGORIES:
-        cells = []
-        for column, card in enumerate(sheet.cards):
-            filled = card.get(box)
-            option = legal.get((column, box))
-            cells.append(
-                {
-                    "column": column,
-                    "filled": filled,
-                    "option": option,
-                    "forbidden": rolled and filled is None and option is None,
-                }
-            )
-        sections[box.is_upper].append(card_html.row(box, cells, score_url=score_url, multi=multi))
-    return mark_safe("".join(sections[True])), mark_safe("".join(sections[False]))
 
 
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
@@ -246,12 +222,12 @@ def game_context(
     grand = [t["grand_total"] for t in totals]
     players = standings(seated, viewer=viewer, sheets=sheets, totals=grand) if several else []
 
-    def board() -> SafeString:  # the template calls it: drawn only where the page shows it
+    def board() -> Scoreboard:  # the template calls it: worked out only where it is shown
         # Every card side by side, the player on turn first, then the others in turn order.
         start = match.on_turn if match.on_turn is not None else (match.first or 0)
         order = [(start + k) % len(seated.seats) for k in range(len(seated.seats))]
         on_turn = game.is_in_progress
-        return card_html.scoreboard(
+        return scoreboard(
             kind,
             [
                 (seated.seats[i].display_name, on_turn and seated.seats[i] is seat, sheets[i])
@@ -280,12 +256,12 @@ def game_context(
         "seat": seat,
         "on_turn": on_turn,
         "turn": turn,
-        "dice": card_html.dice(turn, hold_url=urls["hold"]),
+        "dice": tray_dice(turn),
         "can_roll": match.can(actions.Roll(by)),
         "can_hold": match.can(actions.Hold(by, turn.held)),
         "can_hint": match.can_hint(by),
         "scoreboard": board,
-        "rows": _rows(sheet, legal, rolled=on_turn and turn.has_rolled, score_url=urls["score"]),
+        "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),
         "multi_column": kind.columns > 1,
         "yahtzee_bonuses": sheet.yahtzee_bonuses,
@@ -304,8 +280,6 @@ def game_context(
             whose_turn=turn_of,
         ),
         "players": players,
-        "player_chips": card_html.player_chips(players),
-        "player_rows": card_html.player_rows(players),
         "turn_of": turn_of,
         # The header's total is the total of the card shown: named when it is not the viewer's.
         "card_owner": seat.display_name if several and shown != by else "",

@@ -1,0 +1,39 @@
+"""Fragments drawn by Django's Jinja2 backend inside pages of Django's template language.
+
+The hottest markup of the site (the card's rows, the tray's dice, every player's card side by
+side, the dashboard's lines) is redrawn on every roll, score or visit; Jinja2 draws those loops
+several times faster than Django's template language. Its templates live in
+``templates/jinja2/`` and are autoescaped like every other template.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+from django import template
+from django.template import engines
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
+
+from games.templatetags.dice import die_face
+
+register = template.Library()
+
+
+def environment(**options: Any) -> jinja2.Environment:
+    """The Jinja2 backend's environment (``TEMPLATES`` in the settings): a name a template
+    misspells fails at once, and the fragments filter as the other templates do (a die's
+    face, Django's "3 minutes")."""
+    options["undefined"] = jinja2.StrictUndefined
+    env = jinja2.Environment(**options)
+    env.filters.update(die_face=die_face, timesince=timesince)
+    return env
+
+
+@register.simple_tag
+def jinja(template_name: str, **context: Any) -> SafeString:
+    """``{% jinja "games/play/card_rows.html" rows=rows.0 %}``: the fragment drawn by the
+    Jinja2 backend with ``context``. Its output is escaped there, by Jinja2's autoescaping."""
+    drawn = engines["jinja2"].get_template(template_name).render(context)
+    return mark_safe(drawn)

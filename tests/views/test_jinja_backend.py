@@ -1,0 +1,34 @@
+"""Django's Jinja2 backend, which draws the hot fragments: it escapes what it is given, and a
+name a template misspells fails rather than drawing nothing."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+from django.template import engines
+
+HOSTILE = "<script>alert('x')</script>&"
+
+
+def test_the_fragments_backend_escapes_what_it_is_given() -> None:
+    drawn = engines["jinja2"].from_string("<b>{{ name }}</b>").render({"name": HOSTILE})
+
+    assert drawn == "<b>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</b>"
+
+
+def test_a_misspelled_name_fails_instead_of_drawing_nothing() -> None:
+    with pytest.raises(jinja2.UndefinedError):
+        engines["jinja2"].from_string("{{ nmae }}").render({"name": "Ann"})
+
+
+def test_a_page_includes_a_fragment_drawn_once_and_escaped_once() -> None:
+    page = engines["django"].from_string(
+        '{% load jinja %}<ol>{% jinja "games/play/player_chips.html" players=players %}</ol>'
+    )
+
+    drawn = page.render({"players": [{"name": HOSTILE, "total": 7, "on_turn": False}]})
+
+    assert drawn == (
+        '<ol><li class="player-chip">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;'
+        " <strong>7</strong></li></ol>"
+    )
