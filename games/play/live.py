@@ -105,8 +105,8 @@ def _stored_sql(vendor: str) -> str:
 
 _ROOT = Path(settings.BASE_DIR)
 # Where the game partial is drawn from: the apps' and the site's code (views, presenters, the
-# card's values, template tags, the user's options) and their templates (Django's and Jinja2's), the project's
-# templates and static files, and the pinned requirements (Django's own tags and escaping).
+# card's values, template tags, the user's options), the project's templates (Django's and
+# Jinja2's) and static files, and the pinned requirements (Django's own tags and escaping).
 _MARKUP_FOLDERS = ("accounts", "games", "yahtzee_site", "templates", "static")
 _MARKUP_FILES = ("requirements.txt",)
 
