@@ -333,4 +333,5 @@ def game_context(
         "boxes": rules.CATEGORIES,
         "limits": LIMITS,
         "urls": urls,
+        "oob": False,  # the roll answer sets it; set here, the templates never look it up in vain
     }
