@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import licensing
@@ -21,7 +22,6 @@ from games.errors import GameError, GameNotInProgress, StaleGame
 from games.models import GameStatus, Move, Seat
 from games.rules import actions
 from games.store import SeatedGame
-from yahtzee_site import prepared
 
 Choose = Callable[[rules.Match, rules.Player], rules.Action]
 """What the request asks, given the match and the seat of the person asking."""
@@ -84,7 +84,7 @@ def scoring_of(scored: rules.Scored) -> rules.Scoring:
 # --- A turn ---------------------------------------------------------------------------------
 
 
-@prepared.atomic
+@transaction.atomic
 def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
     """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
     return act(
@@ -95,7 +95,7 @@ def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) ->
     )
 
 
-@prepared.atomic
+@transaction.atomic
 def roll_dice(
     *,
     game_id: int,
@@ -123,7 +123,7 @@ class ZeroNeedsConfirmation(GameError):
         super().__init__(f"Score 0 in {self.box.label}?")
 
 
-@prepared.atomic
+@transaction.atomic
 def score_box(
     *,
     game_id: int,
@@ -145,14 +145,14 @@ def score_box(
     return _saved(table, match.act(scoring))
 
 
-@prepared.atomic
+@transaction.atomic
 def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Take back the box just filled: the card, the dice and the rolls left are as they were
     before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
     return act(game_id=game_id, user=user, version=version, choose=lambda _, by: actions.Undo(by))
 
 
-@prepared.atomic
+@transaction.atomic
 def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
     """The best move for the dice on the table, and the next ones, for the player on turn.
 
@@ -173,7 +173,7 @@ def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, st
 # --- The draw for first ---------------------------------------------------------------------
 
 
-@prepared.atomic
+@transaction.atomic
 def throw_for_first(
     *, game_id: int, user: User, dice_source: rules.DiceSource | None = None
 ) -> SeatedGame:
@@ -196,7 +196,7 @@ def throw_for_first(
 # --- The computer's turns -------------------------------------------------------------------
 
 
-@prepared.atomic
+@transaction.atomic
 def play_computer(
     *, game_id: int, user: User, version: int, to_the_end: bool = False
 ) -> SeatedGame:
@@ -232,7 +232,7 @@ def _computers_choice(table: SeatedGame, match: rules.Match) -> rules.Action:
 # --- Leaving a game: resign, skip an idle player, the host's end -----------------------------
 
 
-@prepared.atomic
+@transaction.atomic
 def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Leave a game in play for good: the seat is passed over from now on and its score never
     entered. The others play on; when nobody is left, the game ends as abandoned."""
@@ -241,7 +241,7 @@ def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
     )
 
 
-@prepared.atomic
+@transaction.atomic
 def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
     """Skip whoever keeps the game waiting past its time limit: the player on turn (a zero
     where ``rules.skipped_box`` says), or in the draw for first everyone still to throw."""
@@ -265,7 +265,7 @@ class Abandoned:
     """Only the caller's seat was given up (a player leaving a game that has not started)."""
 
 
-@prepared.atomic
+@transaction.atomic
 def abandon_game(*, game_id: int, user: User) -> Abandoned:
     """End an unfinished game for good; it records no score. Only its host ends it for all;
     another player may leave a game that has not started yet, freeing the seat.

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import licensing
@@ -31,7 +32,6 @@ from games.models import (
 )
 from games.store import SeatedGame
 from games.tables import guests as guest_rules
-from yahtzee_site import prepared
 
 MAX_SEATS = rules.MAX_SEATS
 MAX_GUESTS = MAX_SEATS - 1
@@ -126,7 +126,7 @@ def _lay_table(
     return game, seats
 
 
-@prepared.atomic
+@transaction.atomic
 def start_game(
     *,
     owner: User,
@@ -202,7 +202,7 @@ def _check_waiting_games(owner: User) -> None:
         )
 
 
-@prepared.atomic
+@transaction.atomic
 def open_game(
     *,
     owner: User,
@@ -267,7 +267,7 @@ def _require_waiting(game: Game) -> None:
         )
 
 
-@prepared.atomic
+@transaction.atomic
 def join_game(*, token: str, user: User) -> Game:
     """Take the seat an invitation offers. Following it again once seated changes nothing.
 
@@ -303,7 +303,7 @@ def join_game(*, token: str, user: User) -> Game:
     return game
 
 
-@prepared.atomic
+@transaction.atomic
 def rematch(*, game_id: int, user: User) -> Game:
     """The same players again, same kind and settings: a new game waiting for them, with a seat
     kept for each other account (they accept from the old game's page). Whoever asks first
@@ -348,7 +348,7 @@ def _hosted(game_id: int, user: User) -> Game:
     return game
 
 
-@prepared.atomic
+@transaction.atomic
 def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     """Withdraw a seat not yet taken; its link then says so."""
     game = _hosted(game_id, user)
@@ -371,7 +371,7 @@ def _close_ranks(seats: Sequence[Seat]) -> None:
             seat.save(update_fields=["position"])
 
 
-@prepared.atomic
+@transaction.atomic
 def begin_game(*, game_id: int, user: User) -> SeatedGame:
     """The host starts a waiting game: seats not taken are dropped, and each account seated uses
     one of its own trial games. A player whose last trial game went meanwhile is dropped (the

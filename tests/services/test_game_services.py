@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.db import connection, transaction
 
 from games import rules, store
-from games.errors import GameNotFound, StaleGame
+from games.errors import GameError, GameNotFound, StaleGame
 from games.models import Game, GameStatus, Move, MoveAction, Seat
 from games.play import actions as play
 from games.tables import services
@@ -216,3 +218,34 @@ def test_a_write_reads_the_game_locked(player):
         assert game_sql.rstrip().endswith("FOR UPDATE")
     assert "FOR UPDATE" not in seats_sql
     assert "FOR UPDATE" not in sql(store._game)
+
+
+EVERY_ACTION = {
+    "hold": lambda g, u: play.set_held(game_id=g, user=u, version=1, held=[True] * 5),
+    "roll": lambda g, u: play.roll_dice(game_id=g, user=u, version=1),
+    "score": lambda g, u: play.score_box(game_id=g, user=u, version=1, box="chance"),
+    "undo": lambda g, u: play.undo_score(game_id=g, user=u, version=1),
+    "hint": lambda g, u: play.take_hint(game_id=g, user=u, version=1),
+    "first": lambda g, u: play.throw_for_first(game_id=g, user=u),
+    "computer": lambda g, u: play.play_computer(game_id=g, user=u, version=1),
+    "resign": lambda g, u: play.resign(game_id=g, user=u, version=1),
+    "skip": lambda g, u: play.skip_turn(game_id=g, user=u, version=1),
+    "abandon": lambda g, u: play.abandon_game(game_id=g, user=u),
+}
+
+
+@pytest.mark.parametrize("name", EVERY_ACTION)
+def test_every_action_loads_its_game_locked(player, monkeypatch, name):
+    # The SQL of the locked read is checked above; this checks that every door asks for it.
+    game = services.start_game(owner=player, guests=["Ann"])
+    asked: list[bool] = []
+    real_load = store.load
+
+    def load(**kwargs):
+        asked.append(kwargs.get("lock", False))
+        return real_load(**kwargs)
+
+    monkeypatch.setattr(store, "load", load)
+    with contextlib.suppress(GameError, rules.IllegalMove):  # a refusal: the load came first
+        EVERY_ACTION[name](game.pk, player)
+    assert asked and all(asked), f"{name} read the game without locking it: {asked}"
