@@ -49,8 +49,10 @@ from accounts.models import User
 from bench import fill, load, tables
 from bench import follow as follow_mod
 from bench.cards import card_pool
+from bench.client import HTMX, Recorder
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
+from bench.turns import open_boxes, version_of
 from games import rules
 from games.models import Game, Invitation, Seat
 from games.tables import services
@@ -73,7 +75,6 @@ def follow_games(seconds: float) -> int:
 OPEN_GAMES = 300
 FINISHED_GAMES = 5_000
 WORKERS = 2
-HTMX = {"HX-Request": "true"}
 BATCH = "bench-http"
 
 
@@ -264,9 +265,9 @@ def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]
         form: dict[str, Any] = {"version": version, "held": []}
         answer = counted(load.ROLL, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
         text = answer.content.decode()
-        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
+        form = {"version": version_of(text), "box": open_boxes(text)[0]}
         answer = counted(load.SCORE, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = load.version_of(answer.content.decode()) or 0
+        version = version_of(answer.content.decode()) or 0
         counted(
             load.NOT_MODIFIED,
             304,
@@ -301,9 +302,9 @@ def count_playing_together(
         form: dict[str, Any] = {"version": version, "held": []}
         answer = counted(load.ROLL6, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
         text = answer.content.decode()
-        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
+        form = {"version": version_of(text), "box": open_boxes(text)[0]}
         answer = counted(load.SCORE6, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = load.version_of(answer.content.decode()) or 0
+        version = version_of(answer.content.decode()) or 0
 
 
 # --- gunicorn -----------------------------------------------------------------------------------
@@ -392,27 +393,12 @@ def wait_healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
     raise BenchError(f"gunicorn did not answer {url} within 60 s; see {log}")
 
 
-def first_etag(port: int, plan: load.ClientPlan) -> str:
-    """The unchanged game's ETag, from a first full GET over HTTP."""
-    client = load.Client(plan)
-    answer = client.request(
-        "setup", "GET", plan.unchanged_url, cookie=plan.cookie, headers=HTMX, read=True
-    )
+def first_etag(plan: load.ClientPlan, url: str, cookie: str) -> str:
+    """A game's ETag as ``cookie``'s player sees it, from a first full GET over HTTP."""
+    answer = load.client_for(plan, cookie, Recorder()).get("setup", url, headers=HTMX)
     etag = answer.headers.get("etag", "")
     if answer.status != 200 or not etag:
-        raise BenchError(f"{plan.unchanged_url} answered {answer.status} with no ETag")
-    return etag
-
-
-def waiter_etag(plan: load.ClientPlan) -> str:
-    """The waiting player's ETag of their two-player game, from a first full GET over HTTP."""
-    client = load.Client(plan)
-    answer = client.request(
-        "setup", "GET", plan.wait_url, cookie=plan.waiter_cookie, headers=HTMX, read=True
-    )
-    etag = answer.headers.get("etag", "")
-    if answer.status != 200 or not etag:
-        raise BenchError(f"{plan.wait_url} answered {answer.status} with no ETag to the waiter")
+        raise BenchError(f"{url} answered {answer.status} with no ETag")
     return etag
 
 
@@ -450,7 +436,7 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             port=port,
             host_header=allowed_host(),
             cookie=mover_cookie,
-            csrf_token=csrf_secret,
+            csrf_cookie=settings.CSRF_COOKIE_NAME,
             dashboard_cookie=viewer_cookie,
             game_id=0,
             unchanged_url=f"/play/{prepared.unchanged}/",
@@ -459,8 +445,8 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             waiter_cookie=waiter_cookie,
             wait_url=f"/play/{prepared.waiting}/" if prepared.waiting else "",
         )
-        etag = first_etag(port, base)
-        wait_etag = waiter_etag(base) if base.wait_url else ""
+        etag = first_etag(base, base.unchanged_url, base.cookie)
+        wait_etag = first_etag(base, base.wait_url, base.waiter_cookie) if base.wait_url else ""
         plans = [
             load.ClientPlan(
                 **{
