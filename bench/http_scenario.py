@@ -24,24 +24,13 @@ import multiprocessing
 import os
 import random
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, connections, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import licensing
@@ -50,9 +39,10 @@ from bench import fill, load, tables
 from bench import follow as follow_mod
 from bench.cards import card_pool
 from bench.client import HTMX, Recorder
+from bench.http_queries import count_queries
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
-from bench.turns import open_boxes, version_of
+from bench.serve import WORKERS, free_port, gunicorn
 from games import rules
 from games.models import Game, Invitation, Seat
 from games.tables import services
@@ -74,7 +64,6 @@ def follow_games(seconds: float) -> int:
 
 OPEN_GAMES = 300
 FINISHED_GAMES = 5_000
-WORKERS = 2
 BATCH = "bench-http"
 
 
@@ -233,164 +222,6 @@ def session_cookie(user: User) -> str:
 def cookie_header(session_key: str, csrf_secret: str) -> str:
     session, csrf = settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME
     return f"{session}={session_key}; {csrf}={csrf_secret}"
-
-
-# --- Queries, counted in this process ---------------------------------------------------------
-
-
-def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]]:
-    """Every type's query count, ``rounds`` times, through ``django.test.Client``."""
-    host = allowed_host()
-    mover = Client(HTTP_HOST=host)
-    mover.force_login(prepared.mover)
-    viewer = Client(HTTP_HOST=host)
-    viewer.force_login(prepared.dashboard)
-    counts: dict[str, list[int]] = {kind: [] for kind in load.TYPES if kind != load.NEW_GAME}
-    game_id, version = prepared.games[-1], 0
-    unchanged = f"/play/{prepared.unchanged}/"
-    first = mover.get(unchanged, headers=HTMX)
-    etag = first.headers.get("ETag", "")
-
-    def counted(kind: str, expected: int, call: Any) -> Any:
-        with CaptureQueriesContext(connection) as captured:
-            response = call()
-        if response.status_code != expected:
-            raise BenchError(f"{kind} answered {response.status_code} in process, not {expected}")
-        counts[kind].append(len(captured.captured_queries))
-        return response
-
-    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
-    for _ in range(rounds):
-        counted(load.FRONT, 200, lambda: mover.get("/"))
-        form: dict[str, Any] = {"version": version, "held": []}
-        answer = counted(load.ROLL, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
-        text = answer.content.decode()
-        form = {"version": version_of(text), "box": open_boxes(text)[0]}
-        answer = counted(load.SCORE, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = version_of(answer.content.decode()) or 0
-        counted(
-            load.NOT_MODIFIED,
-            304,
-            lambda: mover.get(unchanged, headers=HTMX | {"If-None-Match": etag}),
-        )
-        counted(load.DASHBOARD, 200, lambda: viewer.get("/play/"))
-    if prepared.waiter is not None:
-        count_playing_together(prepared, counts, counted, rounds=rounds)
-    return {kind: seen for kind, seen in counts.items() if seen}
-
-
-def count_playing_together(
-    prepared: Prepared, counts: dict[str, list[int]], counted: Any, *, rounds: int
-) -> None:
-    """The waiting player's update check and the six-seat moves, counted as the others."""
-    assert prepared.waiter is not None
-    host = allowed_host()
-    waiter = Client(HTTP_HOST=host)
-    waiter.force_login(prepared.waiter)
-    mover = Client(HTTP_HOST=host)
-    mover.force_login(prepared.mover)
-    waiting = f"/play/{prepared.waiting}/"
-    etag = waiter.get(waiting, headers=HTMX).headers.get("ETag", "")
-    game_id, version = prepared.six_seats[-1][0], 0
-    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
-    for _ in range(rounds):
-        counted(
-            load.WAIT_CHECK,
-            304,
-            lambda: waiter.get(waiting, headers=HTMX | {"If-None-Match": etag}),
-        )
-        form: dict[str, Any] = {"version": version, "held": []}
-        answer = counted(load.ROLL6, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
-        text = answer.content.decode()
-        form = {"version": version_of(text), "box": open_boxes(text)[0]}
-        answer = counted(load.SCORE6, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = version_of(answer.content.decode()) or 0
-
-
-# --- gunicorn -----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def server_env() -> dict[str, str]:
-    """This process's environment (DEBUG, keys, the database, the cache), pointed at the very
-    database this process uses."""
-    env = dict(os.environ)
-    name = str(connection.settings_dict["NAME"])
-    if connection.vendor == "sqlite":
-        env["SQLITE_PATH"] = name
-        env.pop("DATABASE_URL", None)
-    elif url := env.get("DATABASE_URL"):
-        # The same server, this very database (a test run's is not the one the URL names).
-        parts = urlsplit(url)
-        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
-    return env
-
-
-@contextmanager
-def gunicorn(
-    port: int,
-    *,
-    workers: int | None = WORKERS,
-    config: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> Iterator[subprocess.Popen[bytes]]:
-    """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz.
-
-    ``config`` is a gunicorn configuration file (its workers win when ``workers`` is None);
-    ``env`` adds to the environment the server gets."""
-    # A log of its own per run (a test may serve at the same time); kept only if it says anything.
-    log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    command = [
-        sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
-        "--bind", f"127.0.0.1:{port}",
-        "--forwarded-allow-ips", "", "--log-level", "warning",
-    ]  # fmt: skip
-    if config is not None:
-        command += ["--config", str(config)]
-    if workers is not None:
-        command += ["--workers", str(workers)]
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            command,
-            cwd=settings.BASE_DIR,
-            env=server_env() | (env or {}),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            wait_healthy(port, server, log)
-            yield server
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-    if log.stat().st_size == 0:
-        log.unlink()
-
-
-def wait_healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    url = f"http://127.0.0.1:{port}/healthz"
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise BenchError(f"gunicorn ended ({server.returncode}); see {log}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise BenchError(f"gunicorn did not answer {url} within 60 s; see {log}")
 
 
 def first_etag(plan: load.ClientPlan, url: str, cookie: str) -> str:

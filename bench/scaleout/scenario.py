@@ -18,7 +18,7 @@ from django.db import connection, connections
 
 from accounts import serials
 from accounts.models import User
-from bench import fill, http_scenario
+from bench import fill, http_scenario, serve
 from bench.output import Console
 from bench.scaleout.checks import integrity, missing_acknowledged, replay_games, unplayable
 from bench.scaleout.players import PASSWORD, Plan, drive, drive_trial
@@ -94,8 +94,8 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
     nodes = nodes_for(connection.vendor)
     pairs, trial_name = prepare(clients)
     usernames = [u for u, _ in pairs]
-    ports = [http_scenario.free_port() for _ in range(nodes)]
-    proxy = http_scenario.free_port()
+    ports = [serve.free_port() for _ in range(nodes)]
+    proxy = serve.free_port()
     env = {"NODES": str(nodes), "TRUSTED_PROXY_COUNT": "1", "TRUST_X_FORWARDED_PROTO": "1"}
     config = DEPLOY / "gunicorn.conf.py"
     logs = [Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{p}.log" for p in ports]
@@ -103,7 +103,7 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
     kills: list[int] = []
     with ExitStack() as stack:
         servers = [
-            stack.enter_context(http_scenario.gunicorn(p, workers=None, config=config, env=env))
+            stack.enter_context(serve.gunicorn(p, workers=None, config=config, env=env))
             for p in ports
         ]
         stack.enter_context(nginx(binary, port=proxy, upstreams=ports))
