@@ -127,7 +127,8 @@ class Seat:
     def catch_up(self, page: str) -> None:
         """Go on from the game as ``page`` shows it: its version (when shown), and the score
         next when it offers boxes, else a first roll."""
-        self.version = version_of(page) or self.version
+        shown = version_of(page)
+        self.version = shown if shown is not None else self.version
         self.boxes = open_boxes(page)
         self.rolls = 2 if self.boxes else 0
 
