@@ -6,10 +6,14 @@
 - ``fill``: the bench accounts, games, seats and scores, written straight into the tables
 - ``tables``: the fast writes, index drop and rebuild, and statistics under ``fill``
 - ``scenarios``: what is timed in this process (the pages)
-- ``http_scenario``: the site under load over HTTP (gunicorn, its players and sessions, the
-  targets); ``load``: its client processes, their parsing of the answers, and the maths
-- ``scaleout``: nginx (``deploy/``) in front of gunicorn nodes, players logging in and playing
-  whole solo and online games through it, the replay of every game from its log, the fault run
+- ``http_scenario``: the site under load over HTTP (its players and sessions, the targets);
+  ``load``: its client processes and the maths; ``http_queries``: each type's queries counted;
+  ``follow``: a move to the other player's page; ``serve``: gunicorn for these scenarios
+- ``client``: the one HTTP client of every client process (cookies, CSRF, timing, samples);
+  ``turns``: the one turn (roll, roll, score) and the one reading of the game's answers
+- ``scaleout`` (a package): nginx (``deploy/``) in front of gunicorn nodes, players logging in
+  and playing whole solo and online games through it, the replay of every game from its log,
+  the fault run
 - ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
 - ``runner``: one run, from the safety check to the verdict
 """

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench import load
+from bench.client import HTMX, Client, Recorder
+from bench.turns import SCORE, Seat, Step, play_turn
 
 POLL_SECONDS = 1.0  # LIVE_EVERY_MS in static/js/site.js
-HTMX = {"HX-Request": "true"}
 _ETAG_VERSION = re.compile(r"v(\d+)-")  # as followLiveGame reads it
 
 
@@ -151,9 +152,9 @@ class FollowPlan:
 class _Poller(threading.Thread):
     """B's page: every second a conditional GET of the current game, as ``followLiveGame``."""
 
-    def __init__(self, client: load.Client, cookie: str) -> None:
+    def __init__(self, client: Client) -> None:
         super().__init__(daemon=True)
-        self.client, self.cookie = client, cookie
+        self.client = client
         self.game: int | None = None
         self.etag = ""
         self.polls: list[Poll] = []
@@ -181,9 +182,7 @@ class _Poller(threading.Thread):
     def poll(self, game: int) -> None:
         headers = HTMX | ({"If-None-Match": self.etag} if self.etag else {})
         started = time.perf_counter()
-        answer = self.client.request(
-            "follow", "GET", f"/play/{game}/", cookie=self.cookie, headers=headers
-        )
+        answer = self.client.get("follow", f"/play/{game}/", headers=headers)
         done = time.perf_counter()
         etag = answer.headers.get("etag", "")
         version = version_from_etag(etag) if answer.status == 200 else None
@@ -198,8 +197,9 @@ class _Poller(threading.Thread):
 def measure_follow(plan: FollowPlan) -> FollowFigures:
     """A moves three times in each game while B's page polls; the delays, summed up."""
     rng = random.Random(plan.seed)
-    mover, probe = load.Client(plan.client), load.Client(plan.client)
-    poller = _Poller(load.Client(plan.client), plan.waiter_cookie)
+    mover = load.client_for(plan.client, plan.client.cookie, Recorder())
+    probe = load.client_for(plan.client, plan.waiter_cookie, Recorder())
+    poller = _Poller(load.client_for(plan.client, plan.waiter_cookie, Recorder()))
     poller.start()
     moves: list[Move] = []
     try:
@@ -207,55 +207,47 @@ def measure_follow(plan: FollowPlan) -> FollowFigures:
             poller.follow(game)
             if poller.error or not poller.etag:
                 raise RuntimeError(f"the waiting page could not load game {game}: {poller.error}")
-            old_etag, box = poller.etag, ""
-            version = version_from_etag(old_etag) or 0  # as the game was begun
-            for step in ("roll", "roll", "score"):
-                time.sleep(rng.uniform(*plan.gap))
-                form: dict[str, object] = {"version": version}
-                if step == "roll":
-                    form["held"] = ["0", "1"] if box else []  # the second roll keeps two
-                else:
-                    form["box"] = box
-                sent = time.perf_counter()
-                answer = mover.request(
-                    "move",
-                    "POST",
-                    f"/play/{game}/{step}/",
-                    cookie=plan.client.cookie,
-                    form=form,
-                    headers=HTMX,
-                    read=True,
-                )
-                acked = time.perf_counter()
-                found = load.version_of(answer.body) if answer.status == 200 else None
-                if found is None and step == "score" and answer.status == 200:
-                    found = version + 1  # the turn passed: the partial asks nothing more of A
-                if found is None:
-                    raise RuntimeError(f"A's {step} in game {game} answered {answer.status}")
-                boxes = load.open_boxes(answer.body)
-                version, box = found, (boxes[0] if boxes else box)
-                # The server-side part: B's GET straight away, with the ETag B had before.
-                started = time.perf_counter()
-                seen = probe.request(
-                    "probe",
-                    "GET",
-                    f"/play/{game}/",
-                    cookie=plan.waiter_cookie,
-                    headers=HTMX | {"If-None-Match": old_etag},
-                )
-                server = time.perf_counter() - started
-                if seen.status != 200 or (version_from_etag(seen.headers.get("etag", "")) or 0) < (
-                    version
-                ):
-                    raise RuntimeError(f"B's GET after A's {step} answered {seen.status}")
-                old_etag = seen.headers.get("etag", "")
-                moves.append(Move(game, version, acked, server, sent))
+            watched = _Watched(Seat(mover, game), probe, poller.etag)
+            play_turn(
+                watched.seat,
+                before=lambda move: time.sleep(rng.uniform(*plan.gap)),
+                after=watched.seen,
+            )
+            moves += watched.moves
             # The last move shown (or missed) before the next game.
             time.sleep(POLL_SECONDS + 0.5)
     finally:
         poller.stop.set()
         poller.join(timeout=35)
     return follow_figures(moves, poller.polls)
+
+
+class _Watched:
+    """A's turn in one game, each move checked by a GET of B's straight after it (B's ETag from
+    before the move): the server-side part of the delay."""
+
+    def __init__(self, seat: Seat, probe: Client, etag: str) -> None:
+        self.seat, self.probe, self.etag = seat, probe, etag
+        seat.version = version_from_etag(etag) or 0  # as the game was begun
+        self.moves: list[Move] = []
+
+    def seen(self, step: Step) -> None:
+        game = self.seat.game_id
+        version = step.version
+        if version is None and step.move == SCORE and step.status == 200:
+            version = self.seat.version + 1  # the turn passed: the partial asks nothing of A
+        if version is None:
+            raise RuntimeError(f"A's {step.move} in game {game} answered {step.status}")
+        started = time.perf_counter()
+        headers = HTMX | {"If-None-Match": self.etag}
+        answer = self.probe.get("probe", f"/play/{game}/", headers=headers)
+        server = time.perf_counter() - started
+        if answer.status != 200 or (version_from_etag(answer.headers.get("etag", "")) or 0) < (
+            version
+        ):
+            raise RuntimeError(f"B's GET after A's {step.move} answered {answer.status}")
+        self.etag = answer.headers.get("etag", "")
+        self.moves.append(Move(game, version, step.acked, server, step.sent))
 
 
 @dataclass(frozen=True)
@@ -273,7 +265,8 @@ class OneWorker:
 
 def hammer(plan: load.ClientPlan, *, seconds: float, warmup: float = 0.5) -> OneWorker:
     """The waiting player's update check asked back to back by one client (of one worker)."""
-    client = load.Client(plan)
+    recorder = Recorder()
+    client = load.client_for(plan, plan.waiter_cookie, recorder)
     headers = HTMX | {"If-None-Match": plan.wait_etag}
     started = time.perf_counter()
     warm_until = started + warmup
@@ -281,15 +274,14 @@ def hammer(plan: load.ClientPlan, *, seconds: float, warmup: float = 0.5) -> One
         now = time.perf_counter()
         if now >= warm_until + seconds:
             break
-        client.recording = now >= warm_until
-        client.request(load.WAIT_CHECK, "GET", plan.wait_url, cookie=plan.waiter_cookie,
-                       headers=headers)  # fmt: skip
+        recorder.recording = now >= warm_until
+        client.get(load.WAIT_CHECK, plan.wait_url, headers=headers)
     took = time.perf_counter() - warm_until
-    times = [s.seconds for s in client.samples]
+    times = [s.seconds for s in recorder.samples]
     return OneWorker(
         requests=len(times),
         seconds=took,
-        errors=sum(s.status != 304 for s in client.samples),
+        errors=sum(s.status != 304 for s in recorder.samples),
         mean_ms=load.mean(times) * 1000,
         p95_ms=load.percentile(times, 0.95) * 1000,
     )

@@ -24,24 +24,13 @@ import multiprocessing
 import os
 import random
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, connections, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import licensing
@@ -49,8 +38,11 @@ from accounts.models import User
 from bench import fill, load, tables
 from bench import follow as follow_mod
 from bench.cards import card_pool
+from bench.client import HTMX, Recorder
+from bench.http_queries import count_queries
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
+from bench.serve import WORKERS, free_port, gunicorn
 from games import rules
 from games.models import Game, Invitation, Seat
 from games.tables import services
@@ -72,8 +64,6 @@ def follow_games(seconds: float) -> int:
 
 OPEN_GAMES = 300
 FINISHED_GAMES = 5_000
-WORKERS = 2
-HTMX = {"HX-Request": "true"}
 BATCH = "bench-http"
 
 
@@ -234,185 +224,12 @@ def cookie_header(session_key: str, csrf_secret: str) -> str:
     return f"{session}={session_key}; {csrf}={csrf_secret}"
 
 
-# --- Queries, counted in this process ---------------------------------------------------------
-
-
-def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]]:
-    """Every type's query count, ``rounds`` times, through ``django.test.Client``."""
-    host = allowed_host()
-    mover = Client(HTTP_HOST=host)
-    mover.force_login(prepared.mover)
-    viewer = Client(HTTP_HOST=host)
-    viewer.force_login(prepared.dashboard)
-    counts: dict[str, list[int]] = {kind: [] for kind in load.TYPES if kind != load.NEW_GAME}
-    game_id, version = prepared.games[-1], 0
-    unchanged = f"/play/{prepared.unchanged}/"
-    first = mover.get(unchanged, headers=HTMX)
-    etag = first.headers.get("ETag", "")
-
-    def counted(kind: str, expected: int, call: Any) -> Any:
-        with CaptureQueriesContext(connection) as captured:
-            response = call()
-        if response.status_code != expected:
-            raise BenchError(f"{kind} answered {response.status_code} in process, not {expected}")
-        counts[kind].append(len(captured.captured_queries))
-        return response
-
-    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
-    for _ in range(rounds):
-        counted(load.FRONT, 200, lambda: mover.get("/"))
-        form: dict[str, Any] = {"version": version, "held": []}
-        answer = counted(load.ROLL, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
-        text = answer.content.decode()
-        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
-        answer = counted(load.SCORE, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = load.version_of(answer.content.decode()) or 0
-        counted(
-            load.NOT_MODIFIED,
-            304,
-            lambda: mover.get(unchanged, headers=HTMX | {"If-None-Match": etag}),
-        )
-        counted(load.DASHBOARD, 200, lambda: viewer.get("/play/"))
-    if prepared.waiter is not None:
-        count_playing_together(prepared, counts, counted, rounds=rounds)
-    return {kind: seen for kind, seen in counts.items() if seen}
-
-
-def count_playing_together(
-    prepared: Prepared, counts: dict[str, list[int]], counted: Any, *, rounds: int
-) -> None:
-    """The waiting player's update check and the six-seat moves, counted as the others."""
-    assert prepared.waiter is not None
-    host = allowed_host()
-    waiter = Client(HTTP_HOST=host)
-    waiter.force_login(prepared.waiter)
-    mover = Client(HTTP_HOST=host)
-    mover.force_login(prepared.mover)
-    waiting = f"/play/{prepared.waiting}/"
-    etag = waiter.get(waiting, headers=HTMX).headers.get("ETag", "")
-    game_id, version = prepared.six_seats[-1][0], 0
-    roll_url, score_url = f"/play/{game_id}/roll/", f"/play/{game_id}/score/"
-    for _ in range(rounds):
-        counted(
-            load.WAIT_CHECK,
-            304,
-            lambda: waiter.get(waiting, headers=HTMX | {"If-None-Match": etag}),
-        )
-        form: dict[str, Any] = {"version": version, "held": []}
-        answer = counted(load.ROLL6, 200, lambda f=form: mover.post(roll_url, f, headers=HTMX))
-        text = answer.content.decode()
-        form = {"version": load.version_of(text), "box": load.open_boxes(text)[0]}
-        answer = counted(load.SCORE6, 200, lambda f=form: mover.post(score_url, f, headers=HTMX))
-        version = load.version_of(answer.content.decode()) or 0
-
-
-# --- gunicorn -----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def server_env() -> dict[str, str]:
-    """This process's environment (DEBUG, keys, the database, the cache), pointed at the very
-    database this process uses."""
-    env = dict(os.environ)
-    name = str(connection.settings_dict["NAME"])
-    if connection.vendor == "sqlite":
-        env["SQLITE_PATH"] = name
-        env.pop("DATABASE_URL", None)
-    elif url := env.get("DATABASE_URL"):
-        # The same server, this very database (a test run's is not the one the URL names).
-        parts = urlsplit(url)
-        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
-    return env
-
-
-@contextmanager
-def gunicorn(
-    port: int,
-    *,
-    workers: int | None = WORKERS,
-    config: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> Iterator[subprocess.Popen[bytes]]:
-    """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz.
-
-    ``config`` is a gunicorn configuration file (its workers win when ``workers`` is None);
-    ``env`` adds to the environment the server gets."""
-    # A log of its own per run (a test may serve at the same time); kept only if it says anything.
-    log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    command = [
-        sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
-        "--bind", f"127.0.0.1:{port}",
-        "--forwarded-allow-ips", "", "--log-level", "warning",
-    ]  # fmt: skip
-    if config is not None:
-        command += ["--config", str(config)]
-    if workers is not None:
-        command += ["--workers", str(workers)]
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            command,
-            cwd=settings.BASE_DIR,
-            env=server_env() | (env or {}),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            wait_healthy(port, server, log)
-            yield server
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-    if log.stat().st_size == 0:
-        log.unlink()
-
-
-def wait_healthy(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    url = f"http://127.0.0.1:{port}/healthz"
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise BenchError(f"gunicorn ended ({server.returncode}); see {log}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise BenchError(f"gunicorn did not answer {url} within 60 s; see {log}")
-
-
-def first_etag(port: int, plan: load.ClientPlan) -> str:
-    """The unchanged game's ETag, from a first full GET over HTTP."""
-    client = load.Client(plan)
-    answer = client.request(
-        "setup", "GET", plan.unchanged_url, cookie=plan.cookie, headers=HTMX, read=True
-    )
+def first_etag(plan: load.ClientPlan, url: str, cookie: str) -> str:
+    """A game's ETag as ``cookie``'s player sees it, from a first full GET over HTTP."""
+    answer = load.client_for(plan, cookie, Recorder()).get("setup", url, headers=HTMX)
     etag = answer.headers.get("etag", "")
     if answer.status != 200 or not etag:
-        raise BenchError(f"{plan.unchanged_url} answered {answer.status} with no ETag")
-    return etag
-
-
-def waiter_etag(plan: load.ClientPlan) -> str:
-    """The waiting player's ETag of their two-player game, from a first full GET over HTTP."""
-    client = load.Client(plan)
-    answer = client.request(
-        "setup", "GET", plan.wait_url, cookie=plan.waiter_cookie, headers=HTMX, read=True
-    )
-    etag = answer.headers.get("etag", "")
-    if answer.status != 200 or not etag:
-        raise BenchError(f"{plan.wait_url} answered {answer.status} with no ETag to the waiter")
+        raise BenchError(f"{url} answered {answer.status} with no ETag")
     return etag
 
 
@@ -450,7 +267,7 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             port=port,
             host_header=allowed_host(),
             cookie=mover_cookie,
-            csrf_token=csrf_secret,
+            csrf_cookie=settings.CSRF_COOKIE_NAME,
             dashboard_cookie=viewer_cookie,
             game_id=0,
             unchanged_url=f"/play/{prepared.unchanged}/",
@@ -459,8 +276,8 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
             waiter_cookie=waiter_cookie,
             wait_url=f"/play/{prepared.waiting}/" if prepared.waiting else "",
         )
-        etag = first_etag(port, base)
-        wait_etag = waiter_etag(base) if base.wait_url else ""
+        etag = first_etag(base, base.unchanged_url, base.cookie)
+        wait_etag = first_etag(base, base.wait_url, base.waiter_cookie) if base.wait_url else ""
         plans = [
             load.ClientPlan(
                 **{

@@ -13,15 +13,13 @@ is the front page's mean over its own, both from the same run.
 
 from __future__ import annotations
 
-import gzip
-import http.client
 import math
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import urlencode
+
+from bench.client import HTMX, Client, Recorder, Sample, parse_cookies
+from bench.turns import Seat, game_id_from
 
 FRONT = "front"
 ROLL = "roll"
@@ -51,37 +49,6 @@ TYPES = (FRONT, ROLL, SCORE, NOT_MODIFIED, DASHBOARD, WAIT_CHECK, ROLL6, SCORE6,
 CYCLE = (FRONT, ROLL, NOT_MODIFIED, WAIT_CHECK, DASHBOARD, ROLL, SCORE, ROLL6, ROLL6, SCORE6)
 
 
-# --- Reading the answers ---------------------------------------------------------------------
-
-_VERSION = re.compile(r'name="version" value="(\d+)"')
-_BOX = re.compile(r'name="box" value="([^"]+)"')
-_FORM_CLASS = re.compile(r'<form id="game" class="([^"]*)"')
-_GAME_URL = re.compile(r"/play/(\d+)/$")
-
-
-def version_of(html: str) -> int | None:
-    """The game's version in an answer (the hidden ``version`` field, in or out of band)."""
-    found = _VERSION.search(html)
-    return int(found[1]) if found else None
-
-
-def open_boxes(html: str) -> list[str]:
-    """The values of the score buttons an answer offers (``box`` or ``box:column``)."""
-    return _BOX.findall(html)
-
-
-def game_over(html: str) -> bool:
-    """Whether a game partial shows a game that is no longer live (finished or abandoned)."""
-    found = _FORM_CLASS.search(html)
-    return found is not None and "is-live" not in found[1].split()
-
-
-def game_id_from(location: str) -> int | None:
-    """The game a ``/play/<id>/`` redirect points at."""
-    found = _GAME_URL.search(location)
-    return int(found[1]) if found else None
-
-
 # --- The maths -------------------------------------------------------------------------------
 
 
@@ -93,13 +60,6 @@ def percentile(values: Sequence[float], share: float) -> float:
     """The nearest-rank percentile: the smallest value that ``share`` of the values reach."""
     ordered = sorted(values)
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
-@dataclass(frozen=True)
-class Sample:
-    kind: str
-    status: int
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -197,7 +157,7 @@ class ClientPlan:
     port: int
     host_header: str
     cookie: str  # the mover's session and CSRF cookies
-    csrf_token: str
+    csrf_cookie: str  # the CSRF cookie's name (its value, in each cookie, is the token)
     dashboard_cookie: str  # the dashboard player's
     game_id: int  # the client's own game, version 0
     unchanged_url: str
@@ -210,69 +170,21 @@ class ClientPlan:
     six_seat_games: tuple[int, ...] = ()  # six-seat games, played one after the other
 
 
-@dataclass
-class Answer:
-    status: int
-    headers: dict[str, str]
-    body: str
-
-
-class Client:
-    """Sends the requests of one process and keeps their samples."""
+class Load:
+    """One client process's loop: the mover, the dashboard player and the waiter (a client each,
+    one recorder between them), every type in turn until the time is up."""
 
     def __init__(self, plan: ClientPlan) -> None:
         self.plan = plan
-        self.samples: list[Sample] = []
-        self.recording = False
-
-    def request(
-        self,
-        kind: str,
-        method: str,
-        url: str,
-        *,
-        cookie: str,
-        form: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-        read: bool = False,
-    ) -> Answer:
-        plan = self.plan
-        sent = {
-            "Host": plan.host_header,
-            "Cookie": cookie,
-            "Accept": "text/html",
-            "Accept-Encoding": "gzip",  # as any browser: the HTML goes out compressed
-            **(headers or {}),
-        }
-        body = None
-        if form is not None:
-            body = urlencode(form, doseq=True).encode()
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
-            sent["X-CSRFToken"] = plan.csrf_token
-        started = time.perf_counter()
-        connection = http.client.HTTPConnection(plan.host, plan.port, timeout=30)
-        try:
-            connection.request(method, url, body=body, headers=sent)
-            response = connection.getresponse()
-            raw = response.read()
-        finally:
-            connection.close()
-        seconds = time.perf_counter() - started
-        if self.recording:
-            self.samples.append(Sample(kind, response.status, seconds))
-        text = ""
-        if read:
-            if response.getheader("Content-Encoding") == "gzip":
-                raw = gzip.decompress(raw)
-            text = raw.decode()
-        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, text)
+        self.recorder = Recorder()
+        self.mover = client_for(plan, plan.cookie, self.recorder)
+        self.viewer = client_for(plan, plan.dashboard_cookie, self.recorder)
+        self.waiter = client_for(plan, plan.waiter_cookie, self.recorder)
 
     def run(self) -> list[Sample]:
-        plan = self.plan
-        htmx = {"HX-Request": "true"}
-        game_id, version, box = plan.game_id, 0, ""
-        rolls = 0
-        six = SixSeats(list(plan.six_seat_games))
+        plan, recorder = self.plan, self.recorder
+        seat = Seat(self.mover, plan.game_id)
+        six = SixSeats(self.mover, list(plan.six_seat_games))
         started = time.perf_counter()
         warm_until = started + plan.warmup_seconds
         end = warm_until + plan.seconds
@@ -280,132 +192,79 @@ class Client:
             for kind in CYCLE:
                 now = time.perf_counter()
                 if now >= end:
-                    return self.samples
-                self.recording = now >= warm_until
+                    return recorder.samples
+                recorder.recording = now >= warm_until
                 if kind == FRONT:
-                    self.request(FRONT, "GET", "/", cookie=plan.cookie)
+                    self.mover.get(FRONT, "/")
                 elif kind == NOT_MODIFIED:
-                    self.request(
-                        NOT_MODIFIED,
-                        "GET",
-                        plan.unchanged_url,
-                        cookie=plan.cookie,
-                        headers=htmx | {"If-None-Match": plan.etag},
-                    )
+                    headers = HTMX | {"If-None-Match": plan.etag}
+                    self.mover.get(NOT_MODIFIED, plan.unchanged_url, headers=headers)
                 elif kind == DASHBOARD:
-                    self.request(DASHBOARD, "GET", "/play/", cookie=plan.dashboard_cookie)
+                    self.viewer.get(DASHBOARD, "/play/")
                 elif kind == WAIT_CHECK:
                     if plan.wait_url:
-                        self.request(
-                            WAIT_CHECK,
-                            "GET",
-                            plan.wait_url,
-                            cookie=plan.waiter_cookie,
-                            headers=htmx | {"If-None-Match": plan.wait_etag},
-                        )
+                        headers = HTMX | {"If-None-Match": plan.wait_etag}
+                        self.waiter.get(WAIT_CHECK, plan.wait_url, headers=headers)
                 elif kind in (ROLL6, SCORE6):
-                    six.step(self, kind)
+                    six.step(kind)
                 elif kind == ROLL:
-                    held = ["0", "1"] if rolls else []  # the second roll keeps two dice
-                    answer = self.request(
-                        ROLL,
-                        "POST",
-                        f"/play/{game_id}/roll/",
-                        cookie=plan.cookie,
-                        form={"version": version, "held": held},
-                        headers=htmx,
-                        read=True,
-                    )
-                    rolls += 1
-                    found = version_of(answer.body) if answer.status == 200 else None
-                    boxes = open_boxes(answer.body)
-                    if found is None or not boxes:
-                        game_id, version = self.new_game()
-                        rolls, box = 0, ""
-                        continue
-                    version, box = found, boxes[0]
+                    step = seat.roll()
+                    if not step.ok or not step.boxes:
+                        seat = Seat(self.mover, self.new_game())
                 elif kind == SCORE:
-                    answer = self.request(
-                        SCORE,
-                        "POST",
-                        f"/play/{game_id}/score/",
-                        cookie=plan.cookie,
-                        form={"version": version, "box": box},
-                        headers=htmx,
-                        read=True,
-                    )
-                    rolls = 0
-                    found = version_of(answer.body) if answer.status == 200 else None
-                    if found is None or game_over(answer.body):
-                        game_id, version = self.new_game()
-                    else:
-                        version = found
+                    step = seat.score()
+                    if not step.ok or step.over:
+                        seat = Seat(self.mover, self.new_game())
 
-    def new_game(self) -> tuple[int, int]:
+    def new_game(self) -> int:
         """Start another classic game over HTTP (as the page's "new game" form does)."""
-        answer = self.request(
-            NEW_GAME, "POST", "/play/new/", cookie=self.plan.cookie, form={"kind": "classic"}
-        )
+        answer = self.mover.post(NEW_GAME, "/play/new/", {"kind": "classic"})
         game_id = game_id_from(answer.headers.get("location", ""))
         if answer.status != 302 or game_id is None:
             raise RuntimeError(f"starting a game answered {answer.status}")
-        return game_id, 0
+        return game_id
+
+
+def client_for(plan: ClientPlan, cookie: str, recorder: Recorder) -> Client:
+    """A client of the plan's address with one player's cookies (``Cookie`` header's pairs)."""
+    return Client(
+        plan.host,
+        plan.port,
+        host_header=plan.host_header,
+        cookies=parse_cookies(cookie),
+        csrf_cookie=plan.csrf_cookie,
+        gzip=True,  # as any browser: the HTML goes out compressed
+        timeout=30,
+        recorder=recorder,
+    )
 
 
 class SixSeats:
     """A client's six-seat games (the host plays every seat at one screen): two rolls and a
     score a turn, whoever's turn it is; the next game when one ends, nothing once all have."""
 
-    def __init__(self, games: list[int]) -> None:
-        self.games = games
-        self.version = 0
-        self.rolls = 0
-        self.box = ""
+    def __init__(self, client: Client, games: list[int]) -> None:
+        self.client, self.games = client, games
+        self.seat = Seat(client, games[0], kinds=(ROLL6, SCORE6)) if games else None
 
-    def step(self, client: Client, kind: str) -> None:
-        if not self.games:
+    def step(self, kind: str) -> None:
+        seat = self.seat
+        if seat is None:
             return
-        game_id, htmx = self.games[0], {"HX-Request": "true"}
-        if kind == ROLL6 or not self.box:
-            held = ["0", "1"] if self.rolls else []
-            answer = client.request(
-                ROLL6,
-                "POST",
-                f"/play/{game_id}/roll/",
-                cookie=client.plan.cookie,
-                form={"version": self.version, "held": held},
-                headers=htmx,
-                read=True,
-            )
-            self.rolls += 1
-            found = version_of(answer.body) if answer.status == 200 else None
-            boxes = open_boxes(answer.body)
-            if found is None or not boxes:
+        if kind == ROLL6 or not seat.boxes:
+            step = seat.roll()
+            if not step.ok or not step.boxes:
                 self.next_game()
-                return
-            self.version, self.box = found, boxes[0]
             return
-        answer = client.request(
-            SCORE6,
-            "POST",
-            f"/play/{game_id}/score/",
-            cookie=client.plan.cookie,
-            form={"version": self.version, "box": self.box},
-            headers=htmx,
-            read=True,
-        )
-        self.rolls, self.box = 0, ""
-        found = version_of(answer.body) if answer.status == 200 else None
-        if found is None or game_over(answer.body):
+        step = seat.score()
+        if not step.ok or step.over:
             self.next_game()
-        else:
-            self.version = found
 
     def next_game(self) -> None:
         self.games.pop(0)
-        self.version, self.rolls, self.box = 0, 0, ""
+        self.seat = Seat(self.client, self.games[0], kinds=(ROLL6, SCORE6)) if self.games else None
 
 
 def drive(plan: ClientPlan) -> list[Sample]:
     """One client process's whole run: its samples, warm-up left out."""
-    return Client(plan).run()
+    return Load(plan).run()

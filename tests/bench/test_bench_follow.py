@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bench import follow, load, report
+from bench.client import Sample
 from bench.follow import Move, Poll
 from bench.http_scenario import Outcome, follow_games
-from bench.load import FRONT, ROLL6, SCORE6, WAIT_CHECK, Sample
+from bench.load import FRONT, ROLL6, SCORE6, WAIT_CHECK
 
 
 def test_reads_the_version_of_an_etag_as_the_page_does() -> None:

@@ -6,8 +6,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from bench import load
-from bench.load import FRONT, NOT_MODIFIED, ROLL, SCORE, Sample
+from bench import load, turns
+from bench.client import Sample
+from bench.load import FRONT, NOT_MODIFIED, ROLL, SCORE
 from games.tables import services
 from tests.factories import HTMX
 
@@ -20,28 +21,28 @@ ROLL_ANSWER = """<section id="tray" class="tray"></section>
 
 
 def test_reads_the_version_and_the_open_boxes_of_a_roll_answer() -> None:
-    assert load.version_of(ROLL_ANSWER) == 12
-    assert load.open_boxes(ROLL_ANSWER) == ["ones", "twos:2"]
+    assert turns.version_of(ROLL_ANSWER) == 12
+    assert turns.open_boxes(ROLL_ANSWER) == ["ones", "twos:2"]
 
 
 def test_an_answer_without_a_version_or_boxes_reads_as_none_and_empty() -> None:
-    assert load.version_of("<p>Not found</p>") is None
-    assert load.open_boxes("<p>Not found</p>") == []
+    assert turns.version_of("<p>Not found</p>") is None
+    assert turns.open_boxes("<p>Not found</p>") == []
 
 
 def test_tells_a_live_game_from_one_that_is_over() -> None:
     live = '<form id="game" class="game game-single is-live" method="post">'
     over = '<form id="game" class="game game-single" method="post">'
 
-    assert not load.game_over(live)
-    assert load.game_over(over)
-    assert not load.game_over("<p>no game here</p>")  # not a game partial: nothing to tell
+    assert not turns.game_over(live)
+    assert turns.game_over(over)
+    assert not turns.game_over("<p>no game here</p>")  # not a game partial: nothing to tell
 
 
 def test_reads_the_game_a_new_game_redirect_points_at() -> None:
-    assert load.game_id_from("/play/4321/") == 4321
-    assert load.game_id_from("http://localhost/play/9/") == 9
-    assert load.game_id_from("/accounts/serial/") is None
+    assert turns.game_id_from("/play/4321/") == 4321
+    assert turns.game_id_from("http://localhost/play/9/") == 9
+    assert turns.game_id_from("/accounts/serial/") is None
 
 
 def test_nearest_rank_percentile_and_mean() -> None:
@@ -127,8 +128,8 @@ def test_the_parsers_read_the_real_answers(player: User, alice_client: Client) -
 
     rolled = alice_client.post(f"/play/{game.pk}/roll/", {"version": 0}, headers=HTMX)
     text = rolled.content.decode()
-    assert load.version_of(text) == 1
-    boxes = load.open_boxes(text)
+    assert turns.version_of(text) == 1
+    boxes = turns.open_boxes(text)
     assert len(boxes) == 13
 
     scored = alice_client.post(
@@ -136,6 +137,6 @@ def test_the_parsers_read_the_real_answers(player: User, alice_client: Client) -
     )
     text = scored.content.decode()
     assert scored.status_code == 200
-    assert load.version_of(text) == 2
-    assert not load.game_over(text)
-    assert load.open_boxes(text) == []  # nothing to score before the next roll
+    assert turns.version_of(text) == 2
+    assert not turns.game_over(text)
+    assert turns.open_boxes(text) == []  # nothing to score before the next roll
