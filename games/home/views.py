@@ -17,7 +17,7 @@ from accounts.models import TRIAL_GAMES
 from games import rules
 from games.home import selectors
 from games.home.presenters import finished_rows, home_preview, new_game_choices, open_rows
-from games.tables import services
+from games.tables import guests as guest_rules
 from games.web import whole_number
 
 
@@ -49,7 +49,7 @@ def render_dashboard(
     done = whole_number(request.GET.get("done"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     games = selectors.dashboard(user=user, open_shown=shown, finished_shown=done)
     licence = games.licence
-    typed = list(guests)[: services.MAX_GUESTS]
+    typed = list(guests)[: guest_rules.MAX_GUESTS]
     context = {
         "games": games,
         "open_lines": open_rows(games.open_games),
@@ -59,9 +59,9 @@ def render_dashboard(
         "licence": licence,
         # The handheld original asked at first launch: enter a serial, or play the trial.
         "first_visit": not licence.registered and user.trial_games_used == 0,
-        "max_guests": services.MAX_GUESTS,
-        "name_length": services.NAME_LENGTH,
-        "guest_slots": typed + [""] * (services.MAX_GUESTS - len(typed)),
+        "max_guests": guest_rules.MAX_GUESTS,
+        "name_length": guest_rules.NAME_LENGTH,
+        "guest_slots": typed + [""] * (guest_rules.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
         "new_game_choices": new_game_choices(opened=bool(guest_error)),
         # The Mac original kept its list of players: the names typed before are offered again.

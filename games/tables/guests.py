@@ -1,5 +1,6 @@
-"""Names typed for the players at the host's screen: the display names' rules
-(``accounts.display_names``, ``accounts.forms``), adapted to a name that lives at one table.
+"""Who sits at a table without an account of their own: the players at the host's screen,
+whose names follow the display names' rules (``accounts.display_names``, ``accounts.forms``)
+adapted to a name that lives at one table, and the computer players.
 
 A guest's name is read by everyone at the table ("Ann's turn"), friends invited online and
 strangers joining from the lobby included, so like a display name it must print and pass for
@@ -17,7 +18,9 @@ from typing import Final
 
 from accounts.display_names import skeleton
 from accounts.models import User
+from games import rules, strategy
 from games.errors import GameError
+from games.models import Seat
 
 FIRST_SLOT: Final = 2
 """The form numbers the guests after the host: the first is "Player 2"."""
@@ -39,7 +42,7 @@ ACCOUNT: Final = (
 # The site calls an account without a display name "Player 123456" (six digits); a seat number
 # of up to three is no such name. Matched on the skeleton, so "PIayer 1O2345" is caught too.
 NEUTRAL_LOOK: Final = re.compile(r"player[0-9ol]{4,}")
-# Computer players are "Computer (Good)", "Computer (Perfect) 2" (``services.computer_seats``).
+# Computer players are "Computer (Good)", "Computer (Perfect) 2" (``computer_seats``).
 COMPUTER_LOOK: Final = skeleton("Computer")
 
 
@@ -108,3 +111,49 @@ def verify(names: Sequence[str], *, host: str) -> None:
     for key in keys:  # in the order typed, so the first clash is named
         if key in taken:
             raise BadGuests(ACCOUNT.format(name=keys[key]))
+
+
+# --- Who sits: the guests' names and the computers' seats ---------------------------------------
+
+MAX_GUESTS = rules.MAX_SEATS - 1
+"""Players at the host's screen besides the host: six seats in all, as in the Mac original."""
+NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
+
+
+def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
+    """The guests' names, tidied; ``BadGuests`` says what is wrong with them (the rules the
+    names follow are those of display names, above)."""
+    names = tidied(typed)
+    if len(names) > MAX_GUESTS:
+        raise BadGuests(f"At most {MAX_GUESTS} more players can sit at your screen.")
+    if any(len(name) > NAME_LENGTH for name in names):
+        raise BadGuests(f"A player's name can be at most {NAME_LENGTH} characters.")
+    verify(names, host=str(owner))
+    return names
+
+
+GUEST_NAMES_KEPT = 12
+
+
+def remember_guests(owner: User, names: Sequence[str]) -> None:
+    """Put ``names`` first in the list of players the host's screen offers again; a name kept
+    from before that the rules now refuse is offered no more."""
+    offered = [name for name in owner.guest_names if may_offer(name)]
+    kept = list(dict.fromkeys([*names, *offered]))[:GUEST_NAMES_KEPT]
+    if kept != owner.guest_names:
+        owner.guest_names = kept
+        owner.save(update_fields=["guest_names"])
+
+
+def computer_seats(bots: Sequence[str]) -> list[tuple[str, str]]:
+    """Each computer player's (strategy, name): "Computer (Good)", numbered when repeated."""
+    bots = [bot for bot in bots if bot]
+    unknown = [bot for bot in bots if bot not in strategy.BOT_NAMES]
+    if unknown:
+        raise BadGuests(f"There is no computer player called “{unknown[0]}”.")
+    named = []
+    for i, bot in enumerate(bots):
+        same = bots.count(bot)
+        number = f" {bots[: i + 1].count(bot)}" if same > 1 else ""
+        named.append((bot, f"Computer ({bot.title()}){number}"))
+    return named

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import rules, store, strategy
+from games import rules, store
 from games.errors import GameError, GameNotInProgress
 from games.models import (
     LOBBY_SEAT_HOURS,
@@ -34,52 +34,8 @@ from games.store import SeatedGame
 from games.tables import guests as guest_rules
 
 MAX_SEATS = rules.MAX_SEATS
-MAX_GUESTS = MAX_SEATS - 1
-"""Players at the host's screen besides the host: six seats in all, as in the Mac original."""
-NAME_LENGTH = Seat._meta.get_field("display_name").max_length or 30
-
-
 BadGuests = guest_rules.BadGuests
 """Raised here too, for computers and seats; defined with the rules guests' names follow."""
-
-
-def guest_names(typed: Sequence[str], *, owner: User) -> list[str]:
-    """The guests' names, tidied; ``BadGuests`` says what is wrong with them (the rules the
-    names follow, those of display names, are ``games.guest_rules``)."""
-    names = guest_rules.tidied(typed)
-    if len(names) > MAX_GUESTS:
-        raise BadGuests(f"At most {MAX_GUESTS} more players can sit at your screen.")
-    if any(len(name) > NAME_LENGTH for name in names):
-        raise BadGuests(f"A player's name can be at most {NAME_LENGTH} characters.")
-    guest_rules.verify(names, host=str(owner))
-    return names
-
-
-GUEST_NAMES_KEPT = 12
-
-
-def remember_guests(owner: User, names: Sequence[str]) -> None:
-    """Put ``names`` first in the list of players the host's screen offers again; a name kept
-    from before that the rules now refuse is offered no more."""
-    offered = [name for name in owner.guest_names if guest_rules.may_offer(name)]
-    kept = list(dict.fromkeys([*names, *offered]))[:GUEST_NAMES_KEPT]
-    if kept != owner.guest_names:
-        owner.guest_names = kept
-        owner.save(update_fields=["guest_names"])
-
-
-def computer_seats(bots: Sequence[str]) -> list[tuple[str, str]]:
-    """Each computer player's (strategy, name): "Computer (Good)", numbered when repeated."""
-    bots = [bot for bot in bots if bot]
-    unknown = [bot for bot in bots if bot not in strategy.BOT_NAMES]
-    if unknown:
-        raise BadGuests(f"There is no computer player called “{unknown[0]}”.")
-    named = []
-    for i, bot in enumerate(bots):
-        same = bots.count(bot)
-        number = f" {bots[: i + 1].count(bot)}" if same > 1 else ""
-        named.append((bot, f"Computer ({bot.title()}){number}"))
-    return named
 
 
 def _check_size(*, guests: int, computers: int, offered: int = 0) -> None:
@@ -141,11 +97,11 @@ def start_game(
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
-    names = guest_names(guests, owner=owner)
-    bots = computer_seats(computers)
+    names = guest_rules.guest_names(guests, owner=owner)
+    bots = guest_rules.computer_seats(computers)
     _check_size(guests=len(names), computers=len(bots))
     used_trial_game = licensing.use_trial_game(user=owner)
-    remember_guests(owner, names)
+    guest_rules.remember_guests(owner, names)
     game, seats = _lay_table(
         owner=owner,
         kind=kind,
@@ -228,15 +184,15 @@ def open_game(
             computers=computers,
             roll_for_first=roll_for_first,
         )
-    names = guest_names(guests, owner=owner)
-    bots = computer_seats(computers)
+    names = guest_rules.guest_names(guests, owner=owner)
+    bots = guest_rules.computer_seats(computers)
     _check_size(guests=len(names), computers=len(bots), offered=invites + open_seats)
     # Nothing is used yet: each account uses a trial game when the host starts the game.
     licensing.check_can_start(user=owner)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
     _check_waiting_games(owner)
-    remember_guests(owner, names)
+    guest_rules.remember_guests(owner, names)
     game, _ = _lay_table(
         owner=owner,
         kind=kind,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from accounts.display_names import is_reserved, skeleton
 from accounts.models import User
 from games.models import Game
+from games.tables import guests as guest_rules
 from games.tables import services
 from tests.factories import make_user
 
@@ -66,7 +67,7 @@ def test_an_online_game_refuses_the_same_names(player) -> None:
 def test_spaces_of_every_kind_become_one_space_and_accents_one_character(player) -> None:
     typed = ["  Ann\tLee ", "Bo\u00a0\u3000Kim", "Ame\u0301lie"]
 
-    assert services.guest_names(typed, owner=player) == ["Ann Lee", "Bo Kim", "Amélie"]
+    assert guest_rules.guest_names(typed, owner=player) == ["Ann Lee", "Bo Kim", "Amélie"]
 
 
 @pytest.mark.parametrize(
@@ -104,7 +105,7 @@ def test_a_host_without_a_display_name_is_not_named_again(db) -> None:
 def test_players_numbered_as_the_form_numbers_them_are_welcome(player) -> None:
     typed = ["Player 2", "Player 3"]
 
-    assert services.guest_names(typed, owner=player) == typed
+    assert guest_rules.guest_names(typed, owner=player) == typed
 
 
 COMPUTER = "“{name}” would pass for a computer player: choose a name not beginning “Computer”."
@@ -130,7 +131,7 @@ def test_another_accounts_name_or_a_look_alike_is_refused(player, name) -> None:
 def test_a_name_like_no_account_is_welcome(player) -> None:
     make_user("bob", display_name="Bob")
 
-    assert services.guest_names(["Bobby", "Rob"], owner=player) == ["Bobby", "Rob"]
+    assert guest_rules.guest_names(["Bobby", "Rob"], owner=player) == ["Bobby", "Rob"]
 
 
 def test_a_stored_name_from_before_is_refused_and_no_longer_offered(player) -> None:
@@ -158,14 +159,14 @@ def refusal_keeping_the_list(owner: User, guests: list[str]) -> str:
 def test_every_accepted_name_can_be_read_and_passes_for_nobody_else(typed: list[str]) -> None:
     owner, _ = User.objects.get_or_create(username="alice", defaults={"display_name": "Alice"})
     try:
-        names = services.guest_names(typed, owner=owner)
+        names = guest_rules.guest_names(typed, owner=owner)
     except services.BadGuests as refused:
         assert str(refused)
         return
     keys = [skeleton(name) for name in [str(owner), *names]]
     assert len(set(keys)) == len(keys)
     for name in names:
-        assert name == name.strip() and 1 <= len(name) <= services.NAME_LENGTH
+        assert name == name.strip() and 1 <= len(name) <= guest_rules.NAME_LENGTH
         assert name.isprintable()
         # "Player 2" numbers a seat; a longer number would pass for the site's "Player 123456".
         assert not is_reserved(name) or len(skeleton(name)) <= len("player") + 3
