@@ -12,6 +12,7 @@ from bench import (
     fill,
     http_scenario,
     lobby,
+    printout,
     report,
     scaleout,
     scenarios,
@@ -84,7 +85,7 @@ def run(options: Options, console: Console) -> report.Results:
     (unless ``no_fail``).
     """
     fill.check_safe(force=options.force)
-    report.print_setup(console)
+    printout.print_setup(console)
     http_scenario.flush_shared_cache(console)
     http_scenario.clear(console)  # what a run killed midway left
 
@@ -99,7 +100,7 @@ def run(options: Options, console: Console) -> report.Results:
     else:
         console.line(f"Fill skipped: the database holds {held:,} scores (--refill to redo).")
     dataset = scenarios.survey()
-    report.print_dataset(dataset, console)
+    printout.print_dataset(dataset, console)
 
     # The scenarios: today the pages timed in this process. Another scenario is another step
     # here, measured in its own function and reported in its own section.
@@ -148,13 +149,13 @@ def run(options: Options, console: Console) -> report.Results:
     )
     if opened is not None:
         results["lobby"] = report.lobby_section(opened, numbers[lobby.KEY])
-    report.print_pages(pages, numbers, results, console)
+    printout.print_pages(pages, numbers, results, console)
     if opened is not None:
-        report.print_lobby(opened, numbers, console)
+        printout.print_lobby(opened, numbers, console)
     if http:
-        report.print_http(http, console)
+        printout.print_http(http, console)
     if options.explain:
-        report.print_plans(pages, console)
+        printout.print_plans(pages, console)
     if scaled:
         results["scaleout"] = [scaleout.section(r) for r in scaled]
     if options.strategy:
@@ -163,7 +164,7 @@ def run(options: Options, console: Console) -> report.Results:
         strategy_figures.print_figures(results["strategy"], console)
     path = report.write_json(results, options.json_path)
     console.line(f"Results written to {path}")
-    report.print_verdict(failures, console)
+    printout.print_verdict(failures, console)
     if failures and not options.no_fail:
         raise BenchError("the top-ten page is over its limits (see above)")
     if http and http.errors and not options.no_fail:
