@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 
 # One machine, plain http on localhost: mail (activation, password reset) goes to the console.
 RUN_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY_FILE=var/secret_key \
-	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key
+	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key DAILY_DICE_KEY_FILE=var/daily_dice_key
 
 .PHONY: help run dev test test-postgres bench lint mutation migrate strategy clean check-python
 
@@ -50,15 +50,15 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 
 # Secrets generated once, never committed (var/ is ignored). var/ holds them and the database
 # (password hashes): its owner alone may enter it (settings and a connection hook keep it so).
-var/secret_key var/serial_hmac_key: | $(BIN)/python
+var/secret_key var/serial_hmac_key var/daily_dice_key: | $(BIN)/python
 	install -d -m 0700 var
 	umask 077 && $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
-migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key
+migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 	umask 077 && $(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 
 # The perfect-play table (var/strategy): computed in about a second, skipped when a valid one exists.
-strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key
+strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 	$(RUN_ENV) $(BIN)/python manage.py build_strategy
 
 run: migrate strategy
@@ -88,7 +88,7 @@ test-postgres: $(VENV)/.dev
 # the front page (BENCH_ARGS=--no-http skips it; --http-seconds N sets its length). Then the
 # scale-out scenario (bench/scaleout.py): nginx in front of gunicorn nodes, whole games, a replay of
 # every game, and a fault run killing workers (--no-scaleout skips it, --no-faults the fault run).
-BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only LOG_LEVEL=WARNING \
+BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only DAILY_DICE_KEY=bench-only LOG_LEVEL=WARNING \
 	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench
 # The PostgreSQL bench shares sessions and game versions in Redis when one answers here (a

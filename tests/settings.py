@@ -7,6 +7,7 @@ from pathlib import Path
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("HTTPS", "0")
 os.environ.setdefault("SERIAL_HMAC_KEY", "test-only-serial-key")
+os.environ.setdefault("DAILY_DICE_KEY", "test-only-daily-dice-key")
 os.environ.setdefault("EMAIL_CONSOLE_OK", "1")  # the tests replace the mailer with locmem
 
 from yahtzee_site.settings import *  # noqa: F403

@@ -26,6 +26,8 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
             "SECRET_KEY_FILE",
             "SERIAL_HMAC_KEY",
             "SERIAL_HMAC_KEY_FILE",
+            "DAILY_DICE_KEY",
+            "DAILY_DICE_KEY_FILE",
             "DEBUG",
             "HTTPS",
             "EMAIL_HOST",
@@ -63,8 +65,17 @@ def test_production_refuses_to_start_without_a_serial_key():
     assert "SERIAL_HMAC_KEY (or SERIAL_HMAC_KEY_FILE) must be set" in result.stderr
 
 
-def test_production_refuses_to_start_without_a_mail_server():
+def test_production_refuses_to_start_without_a_daily_dice_key():
     result = manage("check", DEBUG="0", SECRET_KEY="x" * 50, SERIAL_HMAC_KEY="y" * 50)
+
+    assert result.returncode != 0
+    assert "DAILY_DICE_KEY (or DAILY_DICE_KEY_FILE) must be set" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_mail_server():
+    result = manage(
+        "check", DEBUG="0", SECRET_KEY="x" * 50, SERIAL_HMAC_KEY="y" * 50, DAILY_DICE_KEY="z" * 50
+    )
 
     assert result.returncode != 0
     assert "EMAIL_HOST must be set when DEBUG is off" in result.stderr
@@ -98,8 +109,13 @@ def test_the_readmes_deploy_check_is_clean(tmp_path):
 
 def test_the_console_mailer_passes_the_deploy_check_only_when_explicitly_allowed(tmp_path):
     env, args = readme_deploy_check()
-    env = {k: v for k, v in env.items() if not k.startswith(("EMAIL_", "SECRET_KEY", "SERIAL"))}
-    keys = {"SECRET_KEY": "s3Kr-" + "q7Zx9" * 12, "SERIAL_HMAC_KEY": "h" * 60}
+    kept_out = ("EMAIL_", "SECRET_KEY", "SERIAL", "DAILY")
+    env = {k: v for k, v in env.items() if not k.startswith(kept_out)}
+    keys = {
+        "SECRET_KEY": "s3Kr-" + "q7Zx9" * 12,
+        "SERIAL_HMAC_KEY": "h" * 60,
+        "DAILY_DICE_KEY": "d" * 60,
+    }
 
     result = manage(*args, **env, **keys, EMAIL_CONSOLE_OK="1")
 

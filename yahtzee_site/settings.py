@@ -76,6 +76,9 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = read_secret("SECRET_KEY")
 # Serials are stored as HMACs under their own key, so rotating SECRET_KEY orphans none of them.
 SERIAL_HMAC_KEY = read_secret("SERIAL_HMAC_KEY")
+# The daily challenge's dice are drawn under their own key (games/daily/dice.py): whoever holds
+# it knows every day's dice, so it is kept like the others and never rotated (past days change).
+DAILY_DICE_KEY = read_secret("DAILY_DICE_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
