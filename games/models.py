@@ -79,6 +79,8 @@ class Game(models.Model):
     contenders = models.JSONField(default=list, blank=True)
     first_rolls = models.JSONField(default=dict, blank=True)
     first_seat = models.PositiveSmallIntegerField(default=0)
+    # The day whose challenge this game is (``games.daily``): its dice are the day's.
+    challenge_day = models.DateField(null=True, blank=True)
     # The game the players went on to after this one ("Rematch"), once someone asked for it.
     rematch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -315,3 +317,7 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name}: {self.grand_total} ({self.kind})"
+
+
+# The daily challenge's models live in their feature's room, registered with this app.
+import games.daily.models  # noqa: E402, F401

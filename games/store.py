@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import moves, rules
+from games.daily import results as daily_results
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
 from games.play import live
@@ -313,6 +314,8 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
         prepared.insert(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
     if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
         records.enter_scores(game, seats, after)
+        if game.challenge_day is not None:  # a day's challenge: played alone
+            daily_results.enter_result(game, seats[0])
     if shown:
         live.publish(game)
     return replace(table, loaded=after)

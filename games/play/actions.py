@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.models import User
 from games import advice, rules, store, strategy
+from games.daily import dice as daily_dice
 from games.errors import GameError, GameNotInProgress, StaleGame
 from games.models import GameStatus, Move, Seat
 from games.rules import actions
@@ -46,9 +47,15 @@ def act(
     choose: Choose,
     dice: rules.DiceSource | None = None,
 ) -> SeatedGame:
-    """Play what ``choose`` asks for ``user`` and save it: the door of every action."""
+    """Play what ``choose`` asks for ``user`` and save it: the door of every action.
+
+    The dice are chosen here and nowhere else: a day's challenge throws the day's dice for the
+    positions the action throws (``games.daily.dice``), any other game ``dice`` or the system's.
+    """
     table, match = _load(game_id, user, version)
-    after = match.act(choose(match, table.position_of(user)), dice or rules.system_dice)
+    action = choose(match, table.position_of(user))
+    thrown = daily_dice.source_for(table.game.challenge_day, match, action)
+    after = match.act(action, thrown or dice or rules.system_dice)
     return _saved(table, after)
 
 
@@ -160,6 +167,10 @@ def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, st
     scores. It changes nothing else, so the game's version stays as it is.
     """
     table, match = _load(game_id, user, version)
+    if table.game.challenge_day is not None:
+        raise NoHintsInChallenge(
+            "No hints in the daily challenge: everyone plays the same dice on their own."
+        )
     by = table.position_of(user)
     match.verify_hint(by)
     seat = match.seat_for(by)
@@ -168,6 +179,10 @@ def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, st
     )
     store.count_hint(table, seat)
     return table, found
+
+
+class NoHintsInChallenge(GameError):
+    """A hint asked for in a game of the daily challenge, where nobody gets one."""
 
 
 # --- The draw for first ---------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from django.db import transaction
@@ -53,6 +54,7 @@ def _lay_table(
     turn_limit: int | None = None,
     roll_for_first: bool = False,
     used_trial_game: bool = False,
+    challenge_day: date | None = None,
 ) -> tuple[Game, list[Seat]]:
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
     screen, and the computer players (``computers``: strategy and name), in that order."""
@@ -62,6 +64,7 @@ def _lay_table(
         status=status,
         turn_limit=turn_limit,
         roll_for_first=roll_for_first,
+        challenge_day=challenge_day,
     )
     players: list[tuple[str, dict[str, Any]]] = [
         (str(owner), {"user": owner, "used_trial_game": used_trial_game}),
@@ -90,9 +93,11 @@ def start_game(
     guests: Sequence[str] = (),
     computers: Sequence[str] = (),
     roll_for_first: bool = False,
+    challenge_day: date | None = None,
 ) -> Game:
     """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them
-    and then the ``computers`` (strategy names).
+    and then the ``computers`` (strategy names); with ``challenge_day``, that day's challenge
+    (``games.daily.services.start_challenge`` starts it: alone, on the day's dice).
 
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
@@ -109,6 +114,7 @@ def start_game(
         computers=bots,
         roll_for_first=roll_for_first,
         used_trial_game=used_trial_game,
+        challenge_day=challenge_day,
     )
     store.start(store.seated(game, seats))
     return game

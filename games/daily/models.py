@@ -1,0 +1,62 @@
+"""What the daily challenge keeps: each day's perfect play on its dice (``DailyChallenge``) and
+each account's one attempt a day (``DailyAttempt``), with the result the day's board reads."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class DailyChallenge(models.Model):
+    """A day's challenge, once computed: the perfect bot's game on the day's dice (its total,
+    and each turn's rolls, holds and box), shown only once the day is over."""
+
+    day = models.DateField(unique=True)
+    perfect_total = models.IntegerField()
+    perfect_turns = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"Daily challenge of {self.day}: perfect play {self.perfect_total}"
+
+
+class DailyAttempt(models.Model):
+    """An account's attempt at a day's challenge: one per account and day, whatever becomes of
+    its game (an abandoned attempt counts). ``grand_total`` and ``accuracy`` are set when the
+    game finishes (``games.daily.results``), and only then is the attempt on the board."""
+
+    day = models.DateField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_attempts"
+    )
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="attempt")
+    display_name = models.CharField(max_length=30)
+    grand_total = models.IntegerField(null=True, blank=True)
+    accuracy = models.FloatField(null=True, blank=True)
+    """100 × (1 − expected points lost / expected score of perfect play), clipped to 0..100."""
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["-day"]
+        constraints = [
+            # One attempt per account and day: two tabs or racing requests start one game.
+            models.UniqueConstraint(fields=["user", "day"], name="daily_attempt_one_a_day"),
+        ]
+        indexes = [
+            # The day's board: finished attempts only, best first, earlier first among equals.
+            models.Index(
+                fields=["day", "-grand_total", "finished_at", "id"],
+                name="daily_attempt_board",
+                condition=Q(grand_total__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} on {self.day}: {self.grand_total}"

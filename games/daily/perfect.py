@@ -1,0 +1,50 @@
+"""Perfect play on a day's dice: the perfect bot plays the day's challenge through the rules,
+on the same positional dice every player gets. Deterministic given the key and the day, so it
+is computed once and kept (``services.challenge``)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from games import rules, strategy
+from games.daily.dice import positional_source
+from games.rules import actions
+
+
+@dataclass(frozen=True)
+class PerfectGame:
+    total: int
+    turns: list[dict[str, Any]]
+    """Each turn: the dice after each roll, the dice held before each re-roll, the box and
+    its points (as the JSON column keeps them)."""
+
+
+def play_day(key: bytes, day: date, advisor: strategy.Advisor) -> PerfectGame:
+    """The perfect bot's Classic solo game on ``day``'s dice under ``key``."""
+    bot = strategy.make_bot("perfect", advisor, random.Random(0))  # the perfect bot never draws
+    match = rules.Match.start(rules.CLASSIC, 1, players=(None,))
+    turns: list[dict[str, Any]] = []
+    rolls: list[list[int]] = []
+    holds: list[list[bool]] = []
+    while not match.is_over:
+        decided = bot.decide(match.sheets[0], match.turn)
+        action: rules.Action
+        if isinstance(decided, strategy.RollDice):
+            action = actions.Roll(None, decided.held if match.turn.has_rolled else None)
+            if match.turn.has_rolled:
+                holds.append(list(decided.held))
+            match = match.act(action, positional_source(key, day, match, action))
+            assert match.turn.dice is not None
+            rolls.append(list(match.turn.dice))
+            continue
+        action = actions.Score(None, decided.box, decided.column)
+        match = match.act(action)
+        scored = match.log[-1]
+        assert isinstance(scored, rules.Scored)
+        box, points = str(scored.box), scored.points
+        turns.append({"rolls": rolls, "holds": holds, "box": box, "points": points})
+        rolls, holds = [], []
+    return PerfectGame(total=match.sheets[0].grand_total, turns=turns)

@@ -1,0 +1,37 @@
+"""A finished challenge game's result entering the day's board: its total and its accuracy
+against perfect play on the same dice. Called by the store when such a game finishes."""
+
+from __future__ import annotations
+
+from games import advice, rules, strategy
+from games.daily.models import DailyAttempt
+from games.models import Game, Seat
+
+
+def accuracy(found: strategy.Analysis) -> float:
+    """The share of the expected points kept: 100 × (1 − points lost / expected score of
+    perfect play from the start), clipped to 0..100. The points lost are the analysis' own:
+    each decision's expected cost against the best one on the dice the player saw."""
+    kept = 1 - found.total_loss / found.start if found.start > 0 else 0.0
+    return round(100 * min(1.0, max(0.0, kept)), 1)
+
+
+def reference_score() -> float:
+    """The expected final score of perfect play from a new Classic game (the accuracy's 100%)."""
+    opening = strategy.RollDice(rules.NO_HOLD)
+    return advice.advisor().value_of(rules.Sheet(), rules.Turn(), opening).expected
+
+
+def enter_result(game: Game, seat: Seat) -> None:
+    """Write the attempt's total and accuracy (the game has finished; its moves are logged)."""
+    # Imported here: the analysis reads the log through the store, which calls this function.
+    from games.review.selectors import NoRecord, game_record
+
+    graded: float | None
+    try:
+        graded = accuracy(strategy.analyse(advice.advisor(), game_record(seat)))
+    except (NoRecord, strategy.RecordError):
+        graded = None
+    DailyAttempt.objects.filter(game=game).update(
+        grand_total=seat.grand_total, accuracy=graded, finished_at=game.finished_at
+    )

@@ -1,0 +1,78 @@
+"""The daily challenge's writes: starting the day's attempt (one per account and day, held by
+the database), and the day's perfect play computed once and kept."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import advice
+from games.daily import perfect
+from games.daily.dice import site_key
+from games.daily.models import DailyAttempt, DailyChallenge
+from games.errors import GameError
+from games.models import Game
+from games.tables import services as tables
+
+
+class AlreadyPlayed(GameError):
+    """The account has its attempt at the day's challenge already (abandoned ones count)."""
+
+
+def today(now: datetime | None = None) -> date:
+    """The site's day (``settings.TIME_ZONE``) at ``now``."""
+    return timezone.localdate(now or timezone.now())
+
+
+def next_day_in(now: datetime | None = None) -> timedelta:
+    """How long until the next day's challenge opens (the site's midnight)."""
+    local = timezone.localtime(now or timezone.now())
+    midnight = datetime.combine(local.date() + timedelta(days=1), time(), tzinfo=local.tzinfo)
+    # In UTC: a day with a clock change is an hour longer or shorter than 24.
+    return midnight.astimezone(UTC) - local.astimezone(UTC)
+
+
+def _played_today(when: datetime | None) -> AlreadyPlayed:
+    started = f" (you started it at {timezone.localtime(when):%H:%M})" if when else ""
+    return AlreadyPlayed(
+        f"You have played today's challenge already{started}: one attempt a day, and an "
+        "abandoned attempt counts. Come back tomorrow."
+    )
+
+
+@transaction.atomic
+def start_challenge(*, user: User, now: datetime | None = None) -> Game:
+    """Start ``user``'s attempt at the day's challenge: a Classic game alone on the day's dice,
+    using a trial game like any other game (``licensing``'s refusals as for any game).
+
+    ``AlreadyPlayed`` when the account has an attempt of the day, changing nothing: the unique
+    constraint on (account, day) holds against a second tab or racing requests too (the loser's
+    whole transaction, trial game and game included, is rolled back)."""
+    day = today(now)
+    earlier = DailyAttempt.objects.filter(user=user, day=day).values_list("started_at").first()
+    if earlier is not None:
+        raise _played_today(earlier[0])
+    game = tables.start_game(owner=user, challenge_day=day)
+    try:
+        with transaction.atomic():
+            DailyAttempt.objects.create(day=day, user=user, game=game, display_name=str(user))
+    except IntegrityError as race:
+        raise _played_today(None) from race
+    return game
+
+
+def challenge(day: date) -> DailyChallenge:
+    """``day``'s challenge with the perfect bot's game on its dice, computed on first need
+    (a few milliseconds) and kept: racing requests keep one row."""
+    found = DailyChallenge.objects.filter(day=day).first()
+    if found is not None:
+        return found
+    played = perfect.play_day(site_key(), day, advice.advisor())
+    DailyChallenge.objects.bulk_create(
+        [DailyChallenge(day=day, perfect_total=played.total, perfect_turns=played.turns)],
+        ignore_conflicts=True,
+    )
+    return DailyChallenge.objects.get(day=day)
