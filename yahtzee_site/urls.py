@@ -13,6 +13,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    path("daily/", include("games.daily.urls")),
     path("scores/", scores.high_scores, name="high_scores"),
     path("players/me/", scores.my_stats, name="my_stats"),
     path("players/<uuid:public_id>/", scores.player_page, name="player"),

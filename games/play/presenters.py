@@ -259,7 +259,9 @@ def game_context(
         "dice": tray_dice(turn),
         "can_roll": match.can(actions.Roll(by)),
         "can_hold": match.can(actions.Hold(by, turn.held)),
-        "can_hint": match.can_hint(by),
+        # The daily challenge is played without hints (its page says so).
+        "can_hint": match.can_hint(by) and game.challenge_day is None,
+        "challenge_day": game.challenge_day,
         "scoreboard": board,
         "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),

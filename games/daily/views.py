@@ -1,0 +1,87 @@
+"""The daily challenge's pages: today's challenge (start, resume or your result, your streak
+and history), a day's board, and the start itself (one attempt per account and day)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import licensing
+from accounts.http import AuthedRequest
+from games.daily import presenters, results, selectors, services
+from games.errors import GameError, status_for
+
+
+def _context(request: AuthedRequest, day: date) -> dict[str, Any]:
+    """What both pages show of ``day`` for the viewer: their attempt, the board, perfect play
+    (its score to a player who has finished, its game only once the day is over)."""
+    user = request.user
+    mine = selectors.attempt(user, day)
+    over = day < services.today()
+    # A day's dice stay hidden while the viewer may still play them (an attempt not finished).
+    playing = mine is not None and mine.in_progress
+    perfect = services.challenge(day) if (over or (mine and mine.finished)) else None
+    return {
+        "day": day,
+        "is_today": not over,
+        "attempt": mine,
+        "board": selectors.board(day, viewer=user),
+        "perfect_total": perfect.perfect_total if perfect else None,
+        "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
+        if perfect and over and not playing
+        else [],
+        "perfect_hidden": over and playing,
+        "accuracy_formula": presenters.ACCURACY_FORMULA.format(
+            start=f"{results.reference_score():.1f}"
+        ),
+        "yesterday": day - timedelta(days=1),
+    }
+
+
+@login_required
+@require_GET
+def today_page(request: AuthedRequest) -> HttpResponse:
+    return render_today(request)
+
+
+def render_today(request: AuthedRequest, *, message: str = "", status: int = 200) -> HttpResponse:
+    user, day = request.user, services.today()
+    history = selectors.history(user, days=400)
+    context = _context(request, day) | {
+        "message": message,
+        "streak": selectors.streak(history, day),
+        "history": history[:30],
+        "next_challenge": presenters.next_challenge_text(services.next_day_in()),
+        "licence": licensing.licence_of(user),
+    }
+    return render(request, "games/daily/today.html", context, status=status)
+
+
+@login_required
+@require_POST
+def start(request: AuthedRequest) -> HttpResponse:
+    """Start today's attempt and go to its game; a refusal says why on today's page (409),
+    having changed nothing."""
+    try:
+        game = services.start_challenge(user=request.user)
+    except (GameError, licensing.LicenceError) as refused:
+        return render_today(request, message=str(refused), status=status_for(refused))
+    return redirect("games:play", game_id=game.pk)
+
+
+@login_required
+@require_GET
+def board_page(request: AuthedRequest, day: str) -> HttpResponse:
+    """A day's board (today's or a past day's; a day to come has none)."""
+    try:
+        shown = date.fromisoformat(day)
+    except ValueError as exc:
+        raise Http404("There is no such day.") from exc
+    if shown > services.today():
+        raise Http404("That day's challenge has not begun.")
+    return render(request, "games/daily/board.html", _context(request, shown))
