@@ -9,6 +9,7 @@ from pathlib import Path
 from django.conf import settings
 
 from bench import (
+    daily,
     fill,
     http_scenario,
     lobby,
@@ -49,11 +50,14 @@ class Options:
     # Games waiting with seats open (as many again closed); 0: none. None: lobby.GAMES, or as many
     # as the players may host (MAX_WAITING_GAMES each) when they are too few.
     lobby_games: int | None = None
+    daily_attempts: int = daily.ATTEMPTS  # finished attempts on today's daily board; 0: none
     pages: tuple[str, ...] = ()  # time only these in-process pages (and the yardsticks)
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
             raise BenchError("--games must be at least --players, and --players at least 1.")
+        if self.daily_attempts < 0:
+            raise BenchError("--daily-attempts cannot be negative.")
         if self.lobby_games is not None and not 0 <= self.lobby_games <= self.lobby_room:
             raise BenchError(
                 f"--lobby-games must be between 0 and {MAX_WAITING_GAMES} x --players (each "
@@ -110,6 +114,12 @@ def run(options: Options, console: Console) -> report.Results:
     if options.lobby_game_count and (not options.pages or lobby.KEY in options.pages):
         opened = lobby.write(options.lobby_game_count, seed=options.seed, console=console)
         pages.append(lobby.page(dataset, opened))
+    # The daily challenge's board: a crowd of attempts today, written afresh (the day moves on).
+    if options.daily_attempts and (
+        not options.pages or {daily.KEY, daily.MEMBER_KEY} & set(options.pages)
+    ):
+        crowd = daily.write(options.daily_attempts, seed=options.seed, console=console)
+        pages.extend(daily.pages(crowd))
     pages = scenarios.only(pages, options.pages)
     scenarios.measure(
         pages, requests=options.requests, warmup=options.warmup_rounds, console=console

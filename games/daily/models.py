@@ -60,3 +60,22 @@ class DailyAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} on {self.day}: {self.grand_total}"
+
+
+class DailyTotal(models.Model):
+    """How many finished attempts of a day reached each total: a player's rank is one plus the
+    attempts above their total, summed over at most a few hundred rows of this table however
+    many played (a count over the board's index would walk every attempt above them)."""
+
+    day = models.DateField()
+    total = models.IntegerField()
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        app_label = "games"
+        constraints = [
+            models.UniqueConstraint(fields=["day", "total"], name="daily_total_one_a_total"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attempts} attempt(s) scored {self.total} on {self.day}"

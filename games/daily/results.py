@@ -3,8 +3,12 @@ against perfect play on the same dice. Called by the store when such a game fini
 
 from __future__ import annotations
 
+from datetime import date
+
+from django.db.models import F
+
 from games import advice, rules, strategy
-from games.daily.models import DailyAttempt
+from games.daily.models import DailyAttempt, DailyTotal
 from games.models import Game, Seat
 
 
@@ -32,6 +36,16 @@ def enter_result(game: Game, seat: Seat) -> None:
         graded = accuracy(strategy.analyse(advice.advisor(), game_record(seat)))
     except (NoRecord, strategy.RecordError):
         graded = None
-    DailyAttempt.objects.filter(game=game).update(
+    assert game.challenge_day is not None and seat.grand_total is not None
+    entered = DailyAttempt.objects.filter(game=game).update(
         grand_total=seat.grand_total, accuracy=graded, finished_at=game.finished_at
     )
+    if entered:
+        count_total(game.challenge_day, seat.grand_total)
+
+
+def count_total(day: date, total: int) -> None:
+    """One more finished attempt of ``day`` at ``total`` (the rank's histogram): the row made
+    if missing (racing finishes make one), then counted by an atomic UPDATE."""
+    DailyTotal.objects.bulk_create([DailyTotal(day=day, total=total)], ignore_conflicts=True)
+    DailyTotal.objects.filter(day=day, total=total).update(attempts=F("attempts") + 1)

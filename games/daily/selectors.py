@@ -1,8 +1,8 @@
 """The daily challenge's reads: a day's board, an account's attempt, history and streak.
 
 The board walks the partial index ``daily_attempt_board`` (finished attempts of the day, best
-first): one read of a page of rows however many played, and for a viewer below that page one
-count over the same index for their rank.
+first): one read of a page of rows however many played, and for a viewer below that page their
+rank summed from the day's histogram of totals (``DailyTotal``: a few hundred rows at most).
 """
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.db.models import Sum
+
 from accounts.models import User
-from games.daily.models import DailyAttempt
+from games.daily.models import DailyAttempt, DailyTotal
 from games.models import GameStatus
 
-BOARD_ROWS = 50
+BOARD_ROWS = 25
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,10 @@ class Line:
     accuracy: float | None
     mine: bool
 
+    @property
+    def accuracy_shown(self) -> str:
+        return "—" if self.accuracy is None else f"{self.accuracy:.1f}%"
+
 
 @dataclass(frozen=True)
 class Attempt:
@@ -38,6 +44,7 @@ class Attempt:
     total: int | None
     accuracy: float | None
     started_at: datetime
+    name: str
 
     @property
     def finished(self) -> bool:
@@ -56,7 +63,9 @@ class Board:
     """The viewer's own line when it is below the rows shown."""
 
 
-_ATTEMPT_FIELDS = ("day", "game_id", "game__status", "grand_total", "accuracy", "started_at")
+_ATTEMPT_FIELDS = (
+    "day", "game_id", "game__status", "grand_total", "accuracy", "started_at", "display_name"
+)  # fmt: skip
 
 
 def attempt(user: User, day: date) -> Attempt | None:
@@ -65,10 +74,16 @@ def attempt(user: User, day: date) -> Attempt | None:
     return Attempt(*row) if row else None
 
 
-def board(day: date, *, viewer: User | None = None, rows: int = BOARD_ROWS) -> Board:
+def board(
+    day: date,
+    *,
+    viewer: User | None = None,
+    own: Attempt | None = None,
+    rows: int = BOARD_ROWS,
+) -> Board:
     """``day``'s finished attempts, best first (earlier first among equals); ranks shared by
-    equal totals. At most two reads: the top ``rows``, and the viewer's rank when their attempt
-    is below them (counted over the index)."""
+    equal totals. At most two reads: the top ``rows``, and the rank of the viewer's attempt
+    (``own``, as ``attempt`` read it) when it is below them, counted over the index."""
     found = list(
         DailyAttempt.objects.filter(day=day, grand_total__isnull=False)
         .order_by("-grand_total", "finished_at", "id")
@@ -82,17 +97,12 @@ def board(day: date, *, viewer: User | None = None, rows: int = BOARD_ROWS) -> B
             rank = place
         lines.append(Line(rank, name, total, accuracy, viewer is not None and user_id == viewer.pk))
     mine = None
-    if viewer is not None and len(found) == rows and not any(line.mine for line in lines):
-        own = (
-            DailyAttempt.objects.filter(day=day, user=viewer, grand_total__isnull=False)
-            .values_list("display_name", "grand_total", "accuracy")
-            .first()
-        )
-        if own is not None and own[1] is not None:
-            above = DailyAttempt.objects.filter(
-                day=day, grand_total__isnull=False, grand_total__gt=own[1]
-            ).count()
-            mine = Line(above + 1, own[0], own[1], own[2], True)
+    below = len(found) == rows and not any(line.mine for line in lines)
+    if own is not None and own.total is not None and below:
+        above = DailyTotal.objects.filter(day=day, total__gt=own.total).aggregate(
+            n=Sum("attempts")
+        )["n"]
+        mine = Line((above or 0) + 1, own.name, own.total, own.accuracy, True)
     return Board(day, lines, mine)
 
 

@@ -64,15 +64,24 @@ def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     return game
 
 
+_kept: dict[tuple[bytes, date], DailyChallenge] = {}
+"""Challenges read in this process: a day's perfect play never changes under one key."""
+
+
 def challenge(day: date) -> DailyChallenge:
     """``day``'s challenge with the perfect bot's game on its dice, computed on first need
-    (a few milliseconds) and kept: racing requests keep one row."""
+    (a few milliseconds) and kept in the database (racing requests keep one row) and in this
+    process (the pages that show it read nothing)."""
+    key = (site_key(), day)
+    if (kept := _kept.get(key)) is not None:
+        return kept
     found = DailyChallenge.objects.filter(day=day).first()
-    if found is not None:
-        return found
-    played = perfect.play_day(site_key(), day, advice.advisor())
-    DailyChallenge.objects.bulk_create(
-        [DailyChallenge(day=day, perfect_total=played.total, perfect_turns=played.turns)],
-        ignore_conflicts=True,
-    )
-    return DailyChallenge.objects.get(day=day)
+    if found is None:
+        played = perfect.play_day(site_key(), day, advice.advisor())
+        DailyChallenge.objects.bulk_create(
+            [DailyChallenge(day=day, perfect_total=played.total, perfect_turns=played.turns)],
+            ignore_conflicts=True,
+        )
+        found = DailyChallenge.objects.get(day=day)
+    _kept[key] = found
+    return found

@@ -12,16 +12,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import licensing
-from accounts.http import AuthedRequest
+from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import User
 from games.daily import presenters, results, selectors, services
 from games.errors import GameError, status_for
 
 
-def _context(request: AuthedRequest, day: date) -> dict[str, Any]:
-    """What both pages show of ``day`` for the viewer: their attempt, the board, perfect play
-    (its score to a player who has finished, its game only once the day is over)."""
-    user = request.user
-    mine = selectors.attempt(user, day)
+def _context(user: User | None, day: date) -> dict[str, Any]:
+    """What both pages show of ``day`` for ``user`` (``None``: nobody logged in): their
+    attempt, the board, perfect play (its score to a player who has finished, its game only
+    once the day is over)."""
+    mine = selectors.attempt(user, day) if user is not None else None
     over = day < services.today()
     # A day's dice stay hidden while the viewer may still play them (an attempt not finished).
     playing = mine is not None and mine.in_progress
@@ -30,7 +31,7 @@ def _context(request: AuthedRequest, day: date) -> dict[str, Any]:
         "day": day,
         "is_today": not over,
         "attempt": mine,
-        "board": selectors.board(day, viewer=user),
+        "board": selectors.board(day, viewer=user, own=mine),
         "perfect_total": perfect.perfect_total if perfect else None,
         "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
         if perfect and over and not playing
@@ -50,9 +51,9 @@ def today_page(request: AuthedRequest) -> HttpResponse:
 
 
 def render_today(request: AuthedRequest, *, message: str = "", status: int = 200) -> HttpResponse:
-    user, day = request.user, services.today()
+    user, day = request.user, services.today()  # login_required: a real account
     history = selectors.history(user, days=400)
-    context = _context(request, day) | {
+    context = _context(user, day) | {
         "message": message,
         "streak": selectors.streak(history, day),
         "history": history[:30],
@@ -74,14 +75,15 @@ def start(request: AuthedRequest) -> HttpResponse:
     return redirect("games:play", game_id=game.pk)
 
 
-@login_required
 @require_GET
-def board_page(request: AuthedRequest, day: str) -> HttpResponse:
-    """A day's board (today's or a past day's; a day to come has none)."""
+def board_page(request: HtmxRequest, day: str) -> HttpResponse:
+    """A day's board (today's or a past day's; a day to come has none), public like the top
+    ten: display names only."""
     try:
         shown = date.fromisoformat(day)
     except ValueError as exc:
         raise Http404("There is no such day.") from exc
     if shown > services.today():
         raise Http404("That day's challenge has not begun.")
-    return render(request, "games/daily/board.html", _context(request, shown))
+    user = request.user if request.user.is_authenticated else None
+    return render(request, "games/daily/board.html", _context(user, shown))

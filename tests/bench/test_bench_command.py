@@ -30,6 +30,8 @@ TINY = [
     "--no-http",
     "--no-scaleout",
     "--no-strategy",
+    "--daily-attempts",
+    "0",
 ]
 
 
@@ -159,3 +161,30 @@ def test_refuses_a_page_it_does_not_have_or_more_lobby_games_than_players_may_ho
 ) -> None:
     with pytest.raises(CommandError):
         bench(tmp_path, *args)
+
+
+def test_the_daily_board_under_a_crowd_is_read_in_three_queries(tmp_path: Path) -> None:
+    from games.daily.models import DailyAttempt
+
+    daily = ["--daily-attempts", "120", "--page", "daily_board", "--page", "daily_board_member"]
+    printed, results = bench(tmp_path, *daily)
+
+    assert DailyAttempt.objects.filter(grand_total__isnull=False).count() == 120
+    pages = {page["key"]: page for page in results["pages"]}
+    board, member = pages["daily_board"], pages["daily_board_member"]
+    assert board["url"] in printed and board["gated"]
+    assert board["queries"] == 1  # anyone: a page of rows off the board's index
+    # Logged in, in the middle: their attempt, a page of rows, their rank from the histogram.
+    assert member["page_queries"] == 3
+    # The histogram the bench wrote ranks as a count over the attempts would.
+    from games.daily import selectors, services
+
+    day = services.today()
+    middle = DailyAttempt.objects.filter(day=day).order_by("grand_total", "id")[60]
+    own = selectors.attempt(middle.user, day)
+    ranked = selectors.board(day, viewer=middle.user, own=own, rows=10).mine
+    above = DailyAttempt.objects.filter(day=day, grand_total__gt=middle.grand_total).count()
+    assert ranked is not None and ranked.rank == above + 1
+    # Again: the attempts are written afresh, the accounts kept.
+    bench(tmp_path, *daily)
+    assert DailyAttempt.objects.count() == 120

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES
 from games import store
-from games.daily import selectors, services
+from games.daily import results, selectors, services
 from games.daily.dice import face, site_key
 from games.daily.models import DailyAttempt
 from games.daily.presenters import countdown, next_challenge_text
@@ -173,24 +173,36 @@ def test_the_board_is_at_most_three_reads_for_a_viewer_below_the_page(
     for number, user in enumerate(users):
         game = Game.objects.create(owner=user, challenge_day=day, status=GameStatus.FINISHED)
         DailyAttempt.objects.create(
-            day=day, user=user, game=game, display_name=str(user), grand_total=200 - number,
+            day=day, user=user, game=game, display_name=str(user), grand_total=200 - number // 2,
             accuracy=90.0, finished_at=datetime.now(UTC),
         )  # fmt: skip
+        results.count_total(day, 200 - number // 2)
 
     with django_assert_max_num_queries(3):
-        board = selectors.board(day, viewer=users[3], rows=2)
+        own = selectors.attempt(users[3], day)
+        board = selectors.board(day, viewer=users[3], own=own, rows=2)
 
-    assert [line.rank for line in board.lines] == [1, 2]
-    assert board.mine is not None and board.mine.rank == 4
+    assert [line.rank for line in board.lines] == [1, 1]  # equal totals share a rank
+    assert board.mine is not None and board.mine.rank == 3  # 200, 200, 199, 199
 
 
-def test_a_past_days_board_shows_perfect_play(player, client_for):
+def test_a_past_days_board_shows_perfect_play_to_anyone(client):
     yesterday = services.today() - timedelta(days=1)
 
-    page = client_for(player).get(reverse("daily:board", args=[yesterday.isoformat()]))
+    page = client.get(reverse("daily:board", args=[yesterday.isoformat()]))
 
     assert page.status_code == 200
     assert "Perfect play's game on this day's dice" in text(page)
+
+
+def test_a_past_days_perfect_play_stays_hidden_from_a_player_still_on_that_day(player, client_for):
+    yesterday = services.today() - timedelta(days=1)
+    services.start_challenge(user=player, now=datetime.now(UTC) - timedelta(days=1))
+
+    page = text(client_for(player).get(reverse("daily:board", args=[yesterday.isoformat()])))
+
+    assert "Perfect play's game on this day's dice" not in page
+    assert "Finish or abandon your attempt at this day" in page
 
 
 def test_days_to_come_and_malformed_days_have_no_board(player, client_for):
@@ -202,7 +214,7 @@ def test_days_to_come_and_malformed_days_have_no_board(player, client_for):
 
 
 def _attempt(day: date, status: str) -> selectors.Attempt:
-    return selectors.Attempt(day, 1, status, 200, 90.0, datetime.now(UTC))
+    return selectors.Attempt(day, 1, status, 200, 90.0, datetime.now(UTC), "Ann")
 
 
 def test_the_streak_counts_days_finished_in_a_row():

@@ -92,6 +92,13 @@ class Command(BaseCommand):
             f"{LOBBY_GAMES:,}, fewer if the players cannot host them all); 0: none",
         )
         parser.add_argument(
+            "--daily-attempts",
+            type=int,
+            default=defaults.daily_attempts,
+            help=f"finished attempts on today's daily challenge board (default "
+            f"{defaults.daily_attempts:,}, one bench account each); 0: none",
+        )
+        parser.add_argument(
             "--page",
             dest="pages",
             action="append",
@@ -122,6 +129,7 @@ class Command(BaseCommand):
                 faults=opts["faults"],
                 strategy=opts["strategy"],
                 lobby_games=opts["lobby_games"],
+                daily_attempts=opts["daily_attempts"],
                 pages=tuple(opts["pages"]),
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
