@@ -261,3 +261,20 @@ def test_refusals_are_game_errors_answered_once(player):
     with pytest.raises(GameError, match="one attempt a day"):
         services.start_challenge(user=player)
     assert store.load(game_id=Game.objects.get().pk, user=player).game.challenge_day is not None
+
+
+def test_the_day_is_the_sites_day(settings):
+    late = datetime(2026, 12, 3, 23, 30, tzinfo=UTC)
+
+    assert services.today(late) == date(2026, 12, 3)
+    settings.TIME_ZONE = "Europe/Paris"  # already the 4th there
+    assert services.today(late) == date(2026, 12, 4)
+
+
+def test_a_finished_challenge_links_to_its_days_board(player, client_for):
+    game = services.start_challenge(user=player)
+    play_out(player, game.pk, hasty)
+
+    page = text(client_for(player).get(reverse("games:play", args=[game.pk])))
+
+    assert reverse("daily:board", args=[services.today().isoformat()]) in page

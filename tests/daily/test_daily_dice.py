@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,6 +66,23 @@ def test_the_faces_are_not_biased():
         assert abs(count - total / 6) < 4 * (total * (1 / 6) * (5 / 6)) ** 0.5
 
 
+def test_a_byte_that_would_favour_faces_1_to_4_is_passed_over():
+    """The first place of the first day of 2026 whose first byte is 252 or more: its face is
+    the next byte's, not that one's."""
+    for round, roll, position in (
+        (r, n, p) for r in range(1, 14) for n in (1, 2, 3) for p in range(5)
+    ):
+        message = f"yahtzee-daily:{DAY.isoformat()}:{round}:{roll}:{position}:0".encode()
+        digest = hmac.new(KEY, message, hashlib.sha256).digest()
+        if digest[0] >= 252:
+            break
+    else:
+        pytest.skip("no byte of 252 or more at this day's places")
+    usable = next(b for b in digest if b < 252)
+
+    assert face(KEY, DAY, round, roll, position) == usable % 6 + 1
+
+
 def _started() -> rules.Match:
     return rules.Match.start(rules.CLASSIC, 1, players=(0,))
 
@@ -117,3 +138,19 @@ def test_the_source_refuses_a_count_its_positions_do_not_explain():
 PINNED_FIRST_TURN = [[1, 6, 4, 1, 6], [4, 5, 4, 5, 2], [6, 1, 4, 3, 4]]
 PINNED_LAST_TURN = [5, 4, 3, 6, 6]
 PINNED_NEXT_DAY = [1, 4, 3, 5, 4]
+
+
+def test_accuracy_is_the_share_of_expected_points_kept():
+    from games.daily.results import accuracy
+
+    assert accuracy(_Graded(start=250.0, total_loss=0.0)) == 100.0
+    assert accuracy(_Graded(start=250.0, total_loss=25.0)) == 90.0
+    assert accuracy(_Graded(start=250.0, total_loss=400.0)) == 0.0  # clipped
+
+
+@dataclass(frozen=True)
+class _Graded:
+    """An analysis as far as accuracy reads it: where it started and what was lost."""
+
+    start: float
+    total_loss: float
