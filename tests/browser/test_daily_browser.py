@@ -80,4 +80,13 @@ def test_two_players_share_the_days_dice_and_its_board(
     expect(rows.nth(0)).to_contain_text(re.compile(rf"1\s*Ann\s*{totals['Ann']}\s*\d+\.\d%"))
     expect(rows.nth(1)).to_contain_text(re.compile(rf"2\s*Bob.*{totals['Bob']}\s*\d+\.\d%"))
     expect(bob.locator("[data-daily-result]")).to_contain_text(f"Your score {totals['Bob']}")
+    expect(bob.locator(".daily-perfect")).to_contain_text("Perfect play on the same dice scored")
+
+    # Yesterday's board, on a phone: it fits without scrolling sideways.
+    bob.set_viewport_size({"width": 360, "height": 740})
+    bob.get_by_role("link", name="Yesterday's board").click()
+    expect(bob.get_by_role("heading", level=1)).to_contain_text("Daily challenge of")
+    bob.get_by_text("Perfect play's game on this day's dice").click()  # open it
+    expect(bob.locator(".daily-perfect-game tbody tr")).to_have_count(13)
+    assert bob.evaluate("() => document.documentElement.scrollWidth") <= 360
     problems.assert_none()
