@@ -102,6 +102,8 @@ def start_game(
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
+    if challenge_day is not None and (guests or computers or roll_for_first):
+        raise BadGuests("The daily challenge is played alone.")
     names = guest_rules.guest_names(guests, owner=owner)
     bots = guest_rules.computer_seats(computers)
     _check_size(guests=len(names), computers=len(bots))

@@ -278,3 +278,11 @@ def test_a_finished_challenge_links_to_its_days_board(player, client_for):
     page = text(client_for(player).get(reverse("games:play", args=[game.pk])))
 
     assert reverse("daily:board", args=[services.today().isoformat()]) in page
+
+
+def test_a_challenge_has_no_guests_nor_computers(player):
+    from games.tables import services as tables
+
+    with pytest.raises(tables.BadGuests, match="played alone"):
+        tables.start_game(owner=player, computers=["perfect"], challenge_day=services.today())
+    assert not Game.objects.exists()
