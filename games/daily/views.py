@@ -7,8 +7,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import licensing
@@ -42,6 +45,11 @@ def _context(user: User | None, day: date) -> dict[str, Any]:
         ),
         "yesterday": day - timedelta(days=1),
     }
+
+
+PUBLIC_BOARD_SECONDS = 10
+"""How long a visitor's board is kept drawn: a player who has just finished sees themselves on
+their own view at once; visitors see them within this many seconds."""
 
 
 @login_required
@@ -85,5 +93,13 @@ def board_page(request: HtmxRequest, day: str) -> HttpResponse:
         raise Http404("There is no such day.") from exc
     if shown > services.today():
         raise Http404("That day's challenge has not begun.")
-    user = request.user if request.user.is_authenticated else None
-    return render(request, "games/daily/board.html", _context(user, shown))
+    page = {"day": shown, "yesterday": shown - timedelta(days=1)}
+    if isinstance(request.user, User):
+        return render(request, "games/daily/board.html", page | _context(request.user, shown))
+    # A visitor's board is the same for everyone: drawn at most once every few seconds.
+    key = f"daily-board:{shown.isoformat()}"
+    drawn = cache.get(key)
+    if drawn is None:
+        drawn = render_to_string("games/daily/_board.html", _context(None, shown), request)
+        cache.set(key, drawn, timeout=PUBLIC_BOARD_SECONDS)
+    return render(request, "games/daily/board.html", page | {"board_html": mark_safe(drawn)})

@@ -286,3 +286,18 @@ def test_a_challenge_has_no_guests_nor_computers(player):
     with pytest.raises(tables.BadGuests, match="played alone"):
         tables.start_game(owner=player, computers=["perfect"], challenge_day=services.today())
     assert not Game.objects.exists()
+
+
+def test_anyone_sees_the_board_with_display_names_only(make_user, client, client_for):
+    shown = make_user("secret_login", display_name="Shown Name")
+    game = services.start_challenge(user=shown)
+    play_out(shown, game.pk, hasty)
+    url = reverse("daily:board", args=[services.today().isoformat()])
+
+    public = text(client.get(url))
+    later = make_user(display_name="Later")
+    play_out(later, services.start_challenge(user=later).pk)
+
+    assert "Shown Name" in public and "secret_login" not in public
+    assert "Later" not in text(client.get(url))  # a visitor's board is drawn every few seconds
+    assert "Later" in text(client_for(shown).get(url))  # a player's own view is live
