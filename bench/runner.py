@@ -50,13 +50,15 @@ class Options:
     # Games waiting with seats open (as many again closed); 0: none. None: lobby.GAMES, or as many
     # as the players may host (MAX_WAITING_GAMES each) when they are too few.
     lobby_games: int | None = None
-    daily_attempts: int = daily.ATTEMPTS  # finished attempts on today's daily board; 0: none
+    # Finished attempts on today's daily board; 0: none. None: daily.ATTEMPTS, or ten a player
+    # when the players are fewer than a tenth of that (a small run stays small).
+    daily_attempts: int | None = None
     pages: tuple[str, ...] = ()  # time only these in-process pages (and the yardsticks)
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
             raise BenchError("--games must be at least --players, and --players at least 1.")
-        if self.daily_attempts < 0:
+        if self.daily_attempts is not None and self.daily_attempts < 0:
             raise BenchError("--daily-attempts cannot be negative.")
         if self.lobby_games is not None and not 0 <= self.lobby_games <= self.lobby_room:
             raise BenchError(
@@ -68,6 +70,12 @@ class Options:
     def lobby_room(self) -> int:
         """The most games the bench players may keep waiting at once."""
         return self.players * MAX_WAITING_GAMES
+
+    @property
+    def daily_attempt_count(self) -> int:
+        if self.daily_attempts is None:
+            return min(daily.ATTEMPTS, self.players * 10)
+        return self.daily_attempts
 
     @property
     def lobby_game_count(self) -> int:
@@ -115,10 +123,10 @@ def run(options: Options, console: Console) -> report.Results:
         opened = lobby.write(options.lobby_game_count, seed=options.seed, console=console)
         pages.append(lobby.page(dataset, opened))
     # The daily challenge's board: a crowd of attempts today, written afresh (the day moves on).
-    if options.daily_attempts and (
+    if options.daily_attempt_count and (
         not options.pages or {daily.KEY, daily.MEMBER_KEY} & set(options.pages)
     ):
-        crowd = daily.write(options.daily_attempts, seed=options.seed, console=console)
+        crowd = daily.write(options.daily_attempt_count, seed=options.seed, console=console)
         pages.extend(daily.pages(crowd))
     pages = scenarios.only(pages, options.pages)
     scenarios.measure(

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import bench
+from bench.daily import ATTEMPTS as DAILY_ATTEMPTS
 from bench.lobby import GAMES as LOBBY_GAMES
 
 
@@ -94,9 +95,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--daily-attempts",
             type=int,
-            default=defaults.daily_attempts,
-            help=f"finished attempts on today's daily challenge board (default "
-            f"{defaults.daily_attempts:,}, one bench account each); 0: none",
+            default=None,
+            help=f"finished attempts on today's daily challenge board, one bench account each "
+            f"(default {DAILY_ATTEMPTS:,}, or ten a player with fewer players); 0: none",
         )
         parser.add_argument(
             "--page",
