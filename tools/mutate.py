@@ -62,6 +62,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/licensing",
     ),
     "games/replay.py": ("tests/online/test_replay.py",),
+    "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     "yahtzee_site/prepared.py": ("tests/services/test_prepared.py", "tests/online/test_replay.py"),
 }
 

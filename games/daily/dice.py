@@ -21,8 +21,9 @@ from django.conf import settings
 from games import rules
 from games.rules import actions
 
-_LIMIT: Final = 256 - 256 % rules.FACES
-"""Bytes at or above this (252) would favour faces 1 to 4: they are passed over."""
+_LIMIT: Final = 252
+"""42 × 6, the most bytes that split evenly into six faces: bytes 252 to 255 would favour faces
+1 to 4, so they are passed over."""
 
 
 def face(key: bytes, day: date, round: int, roll: int, position: int) -> int:

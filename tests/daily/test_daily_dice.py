@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import rules
-from games.daily.dice import face, positional_source, thrown_positions
+from games.daily.dice import face, positional_source, site_key, source_for, thrown_positions
 from games.rules import actions
 
 KEY = b"a fixed key for the pinned faces"
@@ -81,6 +81,38 @@ def test_a_byte_that_would_favour_faces_1_to_4_is_passed_over():
     usable = next(b for b in digest if b < 252)
 
     assert face(KEY, DAY, round, roll, position) == usable % 6 + 1
+
+
+def _reference_face(key: bytes, day: date, round: int, roll: int, position: int) -> int:
+    """The generator as its docstring states it, written again: the first byte below 252 of
+    HMAC-SHA256(key, "yahtzee-daily:<day>:<round>:<roll>:<position>:<block>"), mod 6, plus 1."""
+    for block in range(100):
+        message = f"yahtzee-daily:{day.isoformat()}:{round}:{roll}:{position}:{block}"
+        for byte in hmac.new(key, message.encode(), hashlib.sha256).digest():
+            if byte < 252:
+                return byte % 6 + 1
+    raise AssertionError("no usable byte")
+
+
+def test_every_face_of_ten_days_is_the_stated_generators():
+    """Ten days of places hold first bytes of 252 to 255 several times over: each is passed
+    over exactly as stated, and every other face is its byte's."""
+    days = [date(2026, 12, d) for d in range(1, 11)]
+    places = [(r, n, p) for r in range(1, 14) for n in (1, 2, 3) for p in range(5)]
+
+    for day in days:
+        for place in places:
+            assert face(KEY, day, *place) == _reference_face(KEY, day, *place), (day, place)
+
+
+def test_a_challenge_game_gets_the_days_dice_and_another_game_none():
+    match = _started()
+    action = actions.Roll(0)
+
+    assert source_for(None, match, action) is None
+    thrown = source_for(DAY, match, action)
+    assert thrown is not None
+    assert tuple(thrown(5)) == tuple(face(site_key(), DAY, 1, 1, p) for p in range(5))
 
 
 def _started() -> rules.Match:
