@@ -52,6 +52,9 @@ def test_two_players_share_the_days_dice_and_its_board(
     bob_game = start_challenge(bob, site)
     expect(ann.locator("[data-hint]")).to_have_count(0)
     expect(ann.get_by_text("Daily challenge: no hints.")).to_be_visible()
+    ann.set_viewport_size({"width": 360, "height": 740})  # the challenge's game fits a phone
+    expect(ann.get_by_role("heading", level=1)).to_contain_text("Daily challenge")
+    assert ann.evaluate("() => document.documentElement.scrollWidth") <= 360
 
     ann_first = roll_holding(ann, [])
     bob_first = roll_holding(bob, [])
