@@ -10,7 +10,7 @@ import pytest
 
 from games import rules
 from games.rules import Match, MatchPhase, actions
-from tests.rules.test_match import PLAIN, roll_off, throws
+from tests.rules.test_match import PLAIN, play_turn, roll_off, throws
 
 # --- The draw for first -----------------------------------------------------------------------
 
@@ -34,6 +34,31 @@ def test_nobody_throws_for_first_in_an_ended_game_nor_for_a_seat_not_at_the_tabl
     ended, _ = match.end(0)
     with pytest.raises(rules.MatchOver, match=r"^The game was ended\.$"):
         ended.roll_for_first(1, throws(PLAIN))
+
+
+# --- Resign and skip --------------------------------------------------------------------------
+
+
+def test_a_scorer_who_resigns_leaves_no_scoring_to_take_back() -> None:
+    match = play_turn(Match.start(rules.CLASSIC, 3))
+    assert match.undo is not None
+    match, _ = match.resign(0)
+    assert match.undo is None and not match.can_undo(0)
+
+
+def test_there_is_no_seat_beyond_the_table_to_skip() -> None:
+    match = Match.start(rules.CLASSIC, 2, turn_limit=60)
+    with pytest.raises(rules.UnknownSeat, match=r"^There is no seat 7 at this game\.$"):
+        match.skip(7, by=1, idle=600)
+
+
+def test_a_skip_asked_for_directly_keeps_the_time_limit_too() -> None:
+    match = Match.start(rules.CLASSIC, 2, turn_limit=60)
+    assert not match.can_skip(0, by=1, idle=15) and match.can_skip(0, by=1, idle=60)
+    with pytest.raises(rules.CannotSkip, match=r"^The player on turn has 45 more seconds to play"):
+        match.skip(0, by=1, idle=15)
+    skipped, event = match.skip(0, by=1, idle=60)
+    assert (event, skipped.on_turn) == (rules.Skipped(0, 1, 0, "aces"), 1)
 
 
 # --- Frozen values ----------------------------------------------------------------------------
