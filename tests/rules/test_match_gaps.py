@@ -61,6 +61,88 @@ def test_a_skip_asked_for_directly_keeps_the_time_limit_too() -> None:
     assert (event, skipped.on_turn) == (rules.Skipped(0, 1, 0, "aces"), 1)
 
 
+def test_ending_the_game_closes_the_undo() -> None:
+    match = play_turn(Match.start(rules.CLASSIC, 2))
+    assert match.undo is not None
+    ended, _ = match.end(0)
+    assert (ended.phase, ended.undo) == (MatchPhase.ABANDONED, None)
+
+
+# --- Actions as values: can and verify say what act would ---------------------------------------
+
+
+def test_can_says_no_to_each_action_act_would_refuse() -> None:
+    match = Match.start(rules.CLASSIC, 3, turn_limit=60)
+    match, _ = match.resign(2)
+    match, _ = match.roll(0, throws(PLAIN))
+    assert match.can(actions.Roll(0)) and match.can(actions.Roll(0, (True,) * 5))
+    assert match.can(actions.Hold(0, (True,) * 5)) and not match.can(actions.Hold(1, (True,) * 5))
+    assert not match.can(actions.Roll(0, (True,) * 3))  # a hold of three dice is no hold
+    assert not match.can(actions.Roll(1))
+    assert not match.can(actions.Undo(0))
+    assert not match.can(actions.Resign(2))
+    assert not match.can(actions.Skip(1, idle=15)) and match.can(actions.Skip(1, idle=60))
+    with pytest.raises(rules.InvalidHold, match=r"^Say for each of the five dice whether"):
+        match.verify(actions.Roll(0, (True,) * 3))
+    with pytest.raises(rules.OutOfTurn, match=r"^It is not your turn\.$"):
+        match.verify(actions.Roll(1))
+    with pytest.raises(rules.NothingToUndo, match=r"^There is no scoring to take back"):
+        match.verify(actions.Undo(0))
+    with pytest.raises(rules.SeatResigned, match=r"^You have resigned from this game\.$"):
+        match.verify(actions.Resign(2))
+    with pytest.raises(rules.CannotSkip, match=r"^The player on turn has 45 more seconds"):
+        match.verify(actions.Skip(1, idle=15))
+
+
+def test_can_says_no_to_ending_for_a_guest_and_to_throwing_once_the_draw_is_decided() -> None:
+    match = Match.start(rules.CLASSIC, 2)
+    assert match.can(actions.End(0)) and not match.can(actions.End(1))
+    assert not match.can(actions.ThrowForFirst(0))
+    with pytest.raises(rules.NotHost, match=r"^Only the host can end the game for everyone\.$"):
+        match.verify(actions.End(1))
+    with pytest.raises(rules.OutOfTurn, match=r"^Who goes first is already decided\.$"):
+        match.verify(actions.ThrowForFirst(0))
+
+
+def test_verify_says_why_for_a_seat_not_at_the_table_and_a_game_already_ended() -> None:
+    match = Match.start(rules.CLASSIC, 2, roll_for_first=True, turn_limit=60)
+    with pytest.raises(rules.UnknownSeat, match=r"^There is no seat 7 at this game\.$"):
+        match.verify(actions.ThrowForFirst(7))
+    ended, _ = Match.start(rules.CLASSIC, 2, turn_limit=60).end(0)
+    with pytest.raises(rules.MatchOver, match=r"^The game was ended\.$"):
+        ended.verify(actions.Skip(1, idle=600))
+    alone, _ = Match.start(rules.CLASSIC, 1).end(0)
+    with pytest.raises(rules.MatchOver, match=r"^The game was ended\.$"):
+        alone.verify(actions.ThrowForFirst(None))
+
+
+def test_computer_players_throw_for_first_in_seating_order() -> None:
+    match = Match.start(
+        rules.CLASSIC, 3, roll_for_first=True, players=(0, None, None), dice=throws(PLAIN, (6,) * 5)
+    )
+    assert match.first_rolls == (None, PLAIN, (6,) * 5)
+    assert [e.seat for e in match.log if isinstance(e, rules.FirstRoll)] == [1, 2]
+
+
+def test_can_roll_only_while_rolls_are_left() -> None:
+    match = Match.start(rules.CLASSIC, 1)
+    for _ in range(3):
+        assert match.can(actions.Roll(0))
+        match = match.act(actions.Roll(0), throws(PLAIN))
+    assert not match.can(actions.Roll(0))
+    with pytest.raises(rules.NoRollsLeft, match=r"^You have used all three rolls"):
+        match.verify(actions.Roll(0))
+
+
+def test_a_re_roll_holds_what_it_says_first() -> None:
+    match = Match.start(rules.CLASSIC, 1).act(actions.Roll(0), throws(PLAIN))
+    match = match.act(actions.Roll(0, (True, True, False, False, False)), throws((6, 6, 6)))
+    assert match.log[-2:] == (
+        rules.HeldDice(0, (True, True, False, False, False)),
+        rules.Rolled(0, (1, 2, 6, 6, 6), (True, True, False, False, False), 2),
+    )
+
+
 # --- Frozen values ----------------------------------------------------------------------------
 
 EVENTS = (
