@@ -143,6 +143,15 @@ def test_a_re_roll_holds_what_it_says_first() -> None:
     )
 
 
+# --- The log ----------------------------------------------------------------------------------
+
+
+def test_a_log_that_names_only_the_kind_and_the_seats_replays_to_the_plainest_match() -> None:
+    replayed = Match.replay([rules.Started("triple", 2)])
+    assert replayed == Match.start(rules.TRIPLE, 2)
+    assert (replayed.phase, replayed.host, replayed.on_turn) == (MatchPhase.PLAYING, 0, 0)
+
+
 # --- Frozen values ----------------------------------------------------------------------------
 
 EVENTS = (
