@@ -85,10 +85,10 @@ class Match:
     kind: GameKind
     sheets: tuple[Sheet, ...]
     states: tuple[SeatState, ...]
-    host: int = 0
+    host: int
     phase: MatchPhase = MatchPhase.PLAYING
-    first: int | None = 0
-    current: int | None = 0
+    first: int | None
+    current: int | None
     turn: Turn = field(default_factory=Turn)
     contenders: tuple[int, ...] = ()
     first_rolls: tuple[Dice | None, ...] = ()

@@ -177,6 +177,15 @@ ACTIONS = (
 )
 
 
+def test_a_match_is_frozen_made_by_keyword_and_shown_without_its_undo() -> None:
+    match = play_turn(Match.start(rules.CLASSIC, 2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        match.host = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Match(rules.CLASSIC, match.sheets, match.states)  # type: ignore[misc]
+    assert match.undo is not None and "undo=" not in repr(match)
+
+
 @pytest.mark.parametrize("value", EVENTS + ACTIONS, ids=lambda v: type(v).__name__)
 def test_events_and_actions_are_frozen_values(value: object) -> None:
     name = dataclasses.fields(value)[0].name  # type: ignore[arg-type]
