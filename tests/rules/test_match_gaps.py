@@ -12,6 +12,30 @@ from games import rules
 from games.rules import Match, MatchPhase, actions
 from tests.rules.test_match import PLAIN, play_turn, roll_off, throws
 
+# --- Setting up -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"host": -1}, r"^The host must sit at the table \(seat 0 to 1\)\.$"),
+        ({"players": (0, -1)}, r"^Each seat is played by a person seated at the table, or none\.$"),
+        ({"players": (0, 2)}, r"^Each seat is played by a person seated at the table, or none\.$"),
+        ({"turn_limit": 0}, r"^A turn limit is a number of seconds above zero\.$"),
+    ],
+)
+def test_a_match_is_not_set_up_with_a_seat_that_is_not_at_the_table(
+    options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        Match.start(rules.CLASSIC, 2, **options)  # type: ignore[arg-type]
+
+
+def test_one_to_six_seats_and_a_one_second_limit_are_allowed() -> None:
+    assert Match.start(rules.CLASSIC, 1).seats == 1
+    assert Match.start(rules.CLASSIC, 6, turn_limit=1, host=5).host == 5
+
+
 # --- The draw for first -----------------------------------------------------------------------
 
 
