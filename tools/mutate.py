@@ -54,7 +54,7 @@ MATCH_TESTS = (
     "tests/rules/test_match_machine.py",
 )
 # The store and its Move rows: the replay (every event kept and read back), then the services
-# and online tests that load and save games through it.
+# and online tests that load and save games through it, close a waiting game, count a hint.
 STORE_TESTS = (
     "tests/online/test_replay.py",
     "tests/services/test_undo.py",
@@ -64,6 +64,8 @@ STORE_TESTS = (
     "tests/online/test_roll_for_first.py",
     "tests/online/test_draw_for_first_leavers.py",
     "tests/services/test_computer_players.py",
+    "tests/online/test_invitations.py",
+    "tests/views/test_hint_views.py",
 )
 TARGETS: dict[str, tuple[str, ...]] = {
     "games/rules/boxes.py": RULES_TESTS,
