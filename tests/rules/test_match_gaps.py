@@ -39,6 +39,11 @@ def test_one_to_six_seats_and_a_one_second_limit_are_allowed() -> None:
 # --- The draw for first -----------------------------------------------------------------------
 
 
+def test_the_draw_for_first_is_played_in_round_one() -> None:
+    match = Match.start(rules.TRIPLE, 2, roll_for_first=True)
+    assert (match.phase, match.current, match.round) == (MatchPhase.ROLLING_FOR_FIRST, None, 1)
+
+
 def test_a_decided_draw_leaves_no_contenders_behind() -> None:
     match = roll_off(Match.start(rules.CLASSIC, 3, roll_for_first=True), s0=PLAIN, s1=(6,) * 5)
     match = roll_off(match, s2=(1,) * 5)
