@@ -36,6 +36,30 @@ def test_one_to_six_seats_and_a_one_second_limit_are_allowed() -> None:
     assert Match.start(rules.CLASSIC, 6, turn_limit=1, host=5).host == 5
 
 
+# --- Turns ------------------------------------------------------------------------------------
+
+
+def test_only_the_seat_on_turn_or_still_to_throw_for_first_has_a_move_to_make() -> None:
+    match = Match.start(rules.CLASSIC, 3)
+    assert [match.can_act(s) for s in range(3)] == [True, False, False]
+    drawing = roll_off(Match.start(rules.CLASSIC, 3, roll_for_first=True), s1=PLAIN)
+    assert [drawing.can_act(s) for s in range(3)] == [True, False, True]
+    ended, _ = match.end(0)
+    assert [ended.can_act(s) for s in range(3)] == [False, False, False]
+
+
+def test_there_is_no_seat_before_the_first() -> None:
+    match = Match.start(rules.CLASSIC, 2)
+    with pytest.raises(rules.UnknownSeat, match=r"^There is no seat -1 at this game\.$"):
+        match.roll(-1, throws(PLAIN))
+
+
+def test_a_box_is_scored_in_the_first_column_unless_another_is_named() -> None:
+    match, _ = Match.start(rules.CLASSIC, 1).roll(0, throws(PLAIN))
+    assert match.verify_score(0, "chance") == 16
+    assert not match.can_hold(0, (True,) * 3)
+
+
 # --- The draw for first -----------------------------------------------------------------------
 
 
