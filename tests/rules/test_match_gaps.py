@@ -10,7 +10,7 @@ import pytest
 
 from games import rules
 from games.rules import Match, MatchPhase, actions
-from tests.rules.test_match import PLAIN, play_turn, roll_off, throws
+from tests.rules.test_match import PLAIN, first_open_box, play_turn, roll_off, throws
 
 # --- Setting up -------------------------------------------------------------------------------
 
@@ -119,6 +119,43 @@ def test_ending_the_game_closes_the_undo() -> None:
     assert match.undo is not None
     ended, _ = match.end(0)
     assert (ended.phase, ended.undo) == (MatchPhase.ABANDONED, None)
+
+
+def _seat_1_has_filled(match: Match, *, but: tuple[str, ...] = ()) -> Match:
+    card = {box: 0 for box in rules.CATEGORIES if box not in but}
+    return dataclasses.replace(match, sheets=(match.sheets[0], rules.Sheet(rules.CLASSIC, (card,))))
+
+
+def test_a_match_finished_by_a_resignation_has_nobody_on_turn_no_dice_and_no_undo() -> None:
+    match, _ = _seat_1_has_filled(Match.start(rules.CLASSIC, 2)).roll(0, throws(PLAIN))
+    finished, _ = match.resign(0)
+    assert (finished.phase, finished.current, finished.turn) == (
+        MatchPhase.FINISHED,
+        None,
+        rules.Turn(),
+    )
+    match = _seat_1_has_filled(Match.start(rules.CLASSIC, 2), but=("chance",))
+    match, _ = dataclasses.replace(match, current=1).roll(1, throws(PLAIN))
+    match, _ = match.score(1, "chance")  # seat 1's last box: its undo stays open
+    assert match.on_turn == 0 and match.undo is not None
+    finished, _ = match.resign(0)
+    assert (finished.phase, finished.undo) == (MatchPhase.FINISHED, None)
+
+
+def test_the_last_player_resigning_with_dice_on_the_table_leaves_none() -> None:
+    match, _ = Match.start(rules.CLASSIC, 1).roll(0, throws(PLAIN))
+    abandoned, _ = match.resign(0)
+    assert (abandoned.phase, abandoned.turn) == (MatchPhase.ABANDONED, rules.Turn())
+
+
+def test_the_turn_passes_round_the_table_past_resigned_seats() -> None:
+    match, _ = Match.start(rules.CLASSIC, 4).resign(3)
+    match, _ = match.resign(1)
+    seen = []
+    for _ in range(4):
+        match = play_turn(match, first_open_box(match))
+        seen.append(match.on_turn)
+    assert seen == [2, 0, 2, 0]
 
 
 # --- Actions as values: can and verify say what act would ---------------------------------------
