@@ -1,0 +1,51 @@
+"""What the mutation run (``make mutation``) found the other store and replay tests leave open:
+the rows a draw for first and an undo in a later column leave, and a row that lost its roll
+number."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import rules
+from games.models import Move, MoveAction
+from games.moves import ReplayMismatch
+from games.play import actions as play
+from games.store import replay
+from games.tables import services
+from tests.factories import ScriptedDice, make_user, roll_now, score_now
+
+
+def test_the_throws_for_first_are_rows_of_round_zero(player) -> None:
+    bob = make_user("bob")
+    game = services.open_game(owner=player, invites=1, roll_for_first=True)
+    services.join_game(token=game.invitations.get().token, user=bob)
+    services.begin_game(game_id=game.pk, user=player)
+    play.throw_for_first(game_id=game.pk, user=player, dice_source=ScriptedDice(6, 6, 6, 6, 6))
+    play.throw_for_first(game_id=game.pk, user=bob, dice_source=ScriptedDice(1, 1, 1, 1, 1))
+
+    firsts = Move.objects.filter(game=game, action=MoveAction.FIRST).order_by("seq")
+    assert [(m.round, m.dice) for m in firsts] == [(0, [6] * 5), (0, [1] * 5)]
+    assert replay(game).first == 0
+
+
+def test_an_undo_in_a_later_column_replays(player) -> None:
+    game = services.start_game(owner=player, kind=rules.TRIPLE.key)
+    roll_now(game, player, 5, 5, 5, 2, 2)
+    score_now(game, player, "full_house", column=2)
+    game.refresh_from_db()
+    play.undo_score(game_id=game.pk, user=player, version=game.version)
+
+    undo = Move.objects.get(game=game, action=MoveAction.UNDO)
+    assert (undo.column, undo.box, undo.points) == (2, "full_house", 25)
+    assert replay(game).sheets[0].cards == ({}, {}, {})
+
+
+def test_a_roll_row_that_lost_its_roll_number_does_not_replay(player) -> None:
+    game = services.start_game(owner=player)
+    roll_now(game, player, 3, 3, 3, 2, 2)
+    Move.objects.filter(game=game, action=MoveAction.ROLL).update(roll_number=None)
+
+    with pytest.raises(
+        ReplayMismatch, match=r"^Move 1 \(roll\): The log says Rolled\(.*roll_number=0\)"
+    ):
+        replay(game)
