@@ -56,6 +56,7 @@ MATCH_TESTS = (
 # The store and its Move rows: the replay (every event kept and read back), then the services
 # and online tests that load and save games through it, close a waiting game, count a hint.
 STORE_TESTS = (
+    "tests/online/test_store_gaps.py",
     "tests/online/test_replay.py",
     "tests/services/test_undo.py",
     "tests/services/test_game_services.py",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import rules
+from games import rules, store
 from games.models import Move, MoveAction
 from games.moves import ReplayMismatch
 from games.play import actions as play
@@ -49,3 +49,21 @@ def test_a_roll_row_that_lost_its_roll_number_does_not_replay(player) -> None:
         ReplayMismatch, match=r"^Move 1 \(roll\): The log says Rolled\(.*roll_number=0\)"
     ):
         replay(game)
+
+
+def test_a_loaded_game_is_shown_without_its_match(player) -> None:
+    game = services.start_game(owner=player)
+    table = store.load(game_id=game.pk, user=player)
+    assert table.loaded is not None and "loaded=" not in repr(table)
+
+
+def test_a_load_locks_the_game_row_only_when_asked(player, monkeypatch) -> None:
+    game = services.start_game(owner=player)
+
+    def locked(game_id: int) -> None:
+        raise AssertionError("a plain load (a page's read) locked the game row")
+
+    monkeypatch.setattr(store, "_locked_game", locked)
+    assert store.load(game_id=game.pk, user=player).game == game
+    with pytest.raises(AssertionError, match="locked the game row"):
+        store.load(game_id=game.pk, user=player, lock=True)
