@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from games import rules, store
-from games.models import Move, MoveAction
+from games.models import Game, Move, MoveAction, PlayerKind, Seat
 from games.moves import ReplayMismatch
 from games.play import actions as play
 from games.store import replay
 from games.tables import services
-from tests.factories import ScriptedDice, make_user, roll_now, score_now
+from tests.factories import ScriptedDice, fill_card, make_user, roll_now, score_now
 
 
 def test_the_throws_for_first_are_rows_of_round_zero(player) -> None:
@@ -67,3 +67,39 @@ def test_a_load_locks_the_game_row_only_when_asked(player, monkeypatch) -> None:
     assert store.load(game_id=game.pk, user=player).game == game
     with pytest.raises(AssertionError, match="locked the game row"):
         store.load(game_id=game.pk, user=player, lock=True)
+
+
+def _seat(position: int, user_id: int | None, kind: str = PlayerKind.HUMAN) -> Seat:
+    return Seat(position=position, user_id=user_id, player_kind=kind)
+
+
+def test_the_host_is_the_owners_seat_wherever_it_is_and_seat_0_when_they_have_none() -> None:
+    game = Game(owner_id=7, kind=rules.CLASSIC.key)
+    seats = [_seat(0, 3), _seat(1, 7), _seat(2, None, PlayerKind.GUEST)]
+    assert store.setup(game, seats).host == 1
+    assert store.setup(game, seats).players == (0, 1, 1)
+    assert store.setup(game, [_seat(0, 3), _seat(1, 4), _seat(2, 5)]).host == 0
+
+
+def test_who_went_first_is_kept_through_every_later_move(player) -> None:
+    bob = make_user("bob")
+    game = services.open_game(owner=player, invites=1, roll_for_first=True)
+    services.join_game(token=game.invitations.get().token, user=bob)
+    services.begin_game(game_id=game.pk, user=player)
+    play.throw_for_first(game_id=game.pk, user=player, dice_source=ScriptedDice(1, 1, 1, 1, 1))
+    play.throw_for_first(game_id=game.pk, user=bob, dice_source=ScriptedDice(6, 6, 6, 6, 6))
+    roll_now(game, bob, 1, 2, 3, 4, 5)
+
+    game.refresh_from_db()
+    assert (game.first_seat, game.current_seat) == (1, 1)
+    assert store.load(game_id=game.pk, user=player).match().order == (1, 0)
+
+
+def test_a_finished_game_loads_with_nobody_on_turn(player) -> None:
+    game = services.start_game(owner=player)
+    fill_card(game, {box: 0 for box in rules.CATEGORIES if box != "chance"})
+    roll_now(game, player, 6, 6, 5, 5, 4)
+    score_now(game, player, "chance")
+
+    match = store.load(game_id=game.pk, user=player).match()
+    assert (match.phase, match.current, match.round) == (rules.MatchPhase.FINISHED, None, 13)
