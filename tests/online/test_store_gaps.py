@@ -103,3 +103,31 @@ def test_a_finished_game_loads_with_nobody_on_turn(player) -> None:
 
     match = store.load(game_id=game.pk, user=player).match()
     assert (match.phase, match.current, match.round) == (rules.MatchPhase.FINISHED, None, 13)
+
+
+def test_the_dice_held_through_a_roll_load_as_held(player) -> None:
+    game = services.start_game(owner=player)
+    roll_now(game, player, 1, 2, 3, 4, 5)
+    roll_now(game, player, 6, 6, 6, held=[True, True, False, False, False])
+
+    turn = store.load(game_id=game.pk, user=player).match().turn
+    assert (turn.dice, turn.held, turn.rolls_used) == (
+        (1, 2, 6, 6, 6),
+        (True, True, False, False, False),
+        2,
+    )
+
+
+def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_and_the_dice(player) -> None:
+    game = services.start_game(owner=player)
+    fill_card(game, {"yahtzee": 50})
+    roll_now(game, player, 6, 6, 6, 6, 6)
+    score_now(game, player, "sixes")
+    game.refresh_from_db()
+    play.undo_score(game_id=game.pk, user=player, version=game.version)
+
+    seat = Seat.objects.get(game=game)
+    assert (seat.cards, seat.yahtzee_bonuses, seat.yahtzees) == ([{"yahtzee": 50}], 0, 1)
+    match = store.load(game_id=game.pk, user=player).match()
+    assert (match.current, match.turn.dice, match.turn.rolls_used) == (0, (6,) * 5, 1)
+    assert Move.objects.get(game=game, action=MoveAction.UNDO).points == 30
