@@ -103,6 +103,8 @@ def test_a_finished_game_loads_with_nobody_on_turn(player) -> None:
 
     match = store.load(game_id=game.pk, user=player).match()
     assert (match.phase, match.current, match.round) == (rules.MatchPhase.FINISHED, None, 13)
+    seat = Seat.objects.get(game=game)
+    assert (seat.game_over, seat.on_turn, seat.grand_total) == (True, False, 6 + 6 + 5 + 5 + 4)
 
 
 def test_the_dice_held_through_a_roll_load_as_held(player) -> None:
@@ -118,16 +120,23 @@ def test_the_dice_held_through_a_roll_load_as_held(player) -> None:
     )
 
 
-def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_and_the_dice(player) -> None:
-    game = services.start_game(owner=player)
-    fill_card(game, {"yahtzee": 50})
-    roll_now(game, player, 6, 6, 6, 6, 6)
+def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_the_dice_and_the_turn(player) -> None:
+    game = services.start_game(owner=player, guests=["Ann"])
+    Seat.objects.filter(game=game, position=0).update(
+        cards=[{"yahtzee": 50}], yahtzee_bonuses=1, yahtzees=2
+    )
+    roll_now(game, player, 6, 1, 6, 1, 6)
+    roll_now(game, player, 6, 6, held=[True, False, True, False, True])
     score_now(game, player, "sixes")
     game.refresh_from_db()
+    assert game.current_seat == 1  # Ann's turn, at Alice's screen
     play.undo_score(game_id=game.pk, user=player, version=game.version)
 
-    seat = Seat.objects.get(game=game)
-    assert (seat.cards, seat.yahtzee_bonuses, seat.yahtzees) == ([{"yahtzee": 50}], 0, 1)
+    seat = Seat.objects.get(game=game, position=0)
+    assert (seat.cards, seat.yahtzee_bonuses, seat.yahtzees) == ([{"yahtzee": 50}], 1, 2)
     match = store.load(game_id=game.pk, user=player).match()
-    assert (match.current, match.turn.dice, match.turn.rolls_used) == (0, (6,) * 5, 1)
+    assert (match.current, match.turn) == (
+        0,
+        rules.Turn(dice=(6,) * 5, held=(True, False, True, False, True), rolls_used=2),
+    )
     assert Move.objects.get(game=game, action=MoveAction.UNDO).points == 30
