@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import rules, store
-from games.models import Game, Move, MoveAction, PlayerKind, Seat
+from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Seat
 from games.moves import ReplayMismatch
 from games.play import actions as play
 from games.store import replay
@@ -140,3 +140,10 @@ def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_the_dice_and_the_t
         rules.Turn(dice=(6,) * 5, held=(True, False, True, False, True), rolls_used=2),
     )
     assert Move.objects.get(game=game, action=MoveAction.UNDO).points == 30
+
+
+def test_only_a_game_that_ends_gets_a_finishing_time(player) -> None:
+    game = services.start_game(owner=player)
+    roll_now(game, player, 1, 2, 3, 4, 5)
+    game.refresh_from_db()
+    assert (game.status, game.finished_at) == (GameStatus.IN_PROGRESS, None)
