@@ -147,3 +147,18 @@ def test_only_a_game_that_ends_gets_a_finishing_time(player) -> None:
     roll_now(game, player, 1, 2, 3, 4, 5)
     game.refresh_from_db()
     assert (game.status, game.finished_at) == (GameStatus.IN_PROGRESS, None)
+
+
+def test_every_move_shown_tells_the_games_open_pages_once(player, monkeypatch) -> None:
+    game = services.start_game(owner=player)
+    told: list[int] = []
+    monkeypatch.setattr(store.live, "publish", lambda game: told.append(game.pk))
+    roll_now(game, player, 1, 2, 3, 4, 5)
+    assert told == [game.pk]
+
+
+def test_a_seat_taken_before_the_start_moves_the_version_on_by_one(player) -> None:
+    game = services.open_game(owner=player, invites=1)
+    before = Game.objects.get(pk=game.pk).version
+    services.join_game(token=game.invitations.get().token, user=make_user("bob"))
+    assert Game.objects.get(pk=game.pk).version == before + 1
