@@ -143,7 +143,9 @@ def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_the_dice_and_the_t
 
 
 def test_only_a_game_that_ends_gets_a_finishing_time(player) -> None:
-    game = services.start_game(owner=player)
+    game = services.open_game(owner=player, invites=1)
+    services.join_game(token=game.invitations.get().token, user=make_user("bob"))
+    services.begin_game(game_id=game.pk, user=player)
     roll_now(game, player, 1, 2, 3, 4, 5)
     game.refresh_from_db()
     assert (game.status, game.finished_at) == (GameStatus.IN_PROGRESS, None)
@@ -162,3 +164,27 @@ def test_a_seat_taken_before_the_start_moves_the_version_on_by_one(player) -> No
     before = Game.objects.get(pk=game.pk).version
     services.join_game(token=game.invitations.get().token, user=make_user("bob"))
     assert Game.objects.get(pk=game.pk).version == before + 1
+
+
+def test_closing_a_waiting_game_ends_its_seats_and_no_others(player) -> None:
+    other = services.open_game(owner=player, invites=1)
+    game = services.open_game(owner=player, invites=1)
+    table = store.close_waiting(store.load(game_id=game.pk, user=player))
+
+    assert [seat.game_over for seat in table.seats] == [True]
+    assert list(Seat.objects.filter(game=game).values_list("game_over", flat=True)) == [True]
+    assert list(Seat.objects.filter(game=other).values_list("game_over", flat=True)) == [False]
+
+
+def test_a_hint_is_counted_on_the_seat_shown_it_alone(player) -> None:
+    other = services.start_game(owner=player)
+    game = services.start_game(owner=player, guests=["Ann"])
+    table = store.load(game_id=game.pk, user=player)
+    store.count_hint(table, 1)
+    store.count_hint(table, 1)
+
+    assert [seat.hints for seat in table.seats] == [0, 2]
+    assert list(
+        Seat.objects.filter(game=game).order_by("position").values_list("hints", flat=True)
+    ) == [0, 2]
+    assert Seat.objects.get(game=other).hints == 0
