@@ -4,6 +4,8 @@ number."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games import rules, store
@@ -188,3 +190,32 @@ def test_a_hint_is_counted_on_the_seat_shown_it_alone(player) -> None:
         Seat.objects.filter(game=game).order_by("position").values_list("hints", flat=True)
     ) == [0, 2]
     assert Seat.objects.get(game=other).hints == 0
+
+
+def test_a_change_before_the_start_tells_every_open_page(player, monkeypatch) -> None:
+    game = services.open_game(owner=player, invites=1)
+    told: list[tuple[int, int]] = []
+    monkeypatch.setattr(store.live, "publish", lambda game: told.append((game.pk, game.version)))
+    services.join_game(token=game.invitations.get().token, user=make_user("bob"))
+    assert told == [(game.pk, Game.objects.get(pk=game.pk).version)]
+
+
+def test_closing_a_waiting_game_moves_its_version_on_and_tells_its_pages(
+    player, monkeypatch
+) -> None:
+    game = services.open_game(owner=player, invites=1)
+    before = Game.objects.get(pk=game.pk).version
+    told: list[int] = []
+    monkeypatch.setattr(store.live, "publish", lambda game: told.append(game.version))
+    store.close_waiting(store.load(game_id=game.pk, user=player))
+
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.status, stored.version, told) == (GameStatus.ABANDONED, before + 1, [before + 1])
+    assert stored.finished_at is not None
+
+
+def test_a_loaded_table_cannot_be_changed_in_place(player) -> None:
+    game = services.start_game(owner=player)
+    table = store.load(game_id=game.pk, user=player)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.actor = 0  # type: ignore[misc]
