@@ -29,7 +29,7 @@ help:
 	@echo "make dev    - Django's development server with DEBUG on"
 	@echo "make bench  - fill a million games, time the high-score pages and the game over HTTP"
 	@echo "make lint   - ruff, mypy"
-	@echo "make mutation - mutation testing of the rules, serials, licensing and the replay (slow; not in CI)"
+	@echo "make mutation - mutation testing of the rules, the Match, the store and its Move rows, serials, licensing (slow; not in CI)"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then \

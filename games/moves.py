@@ -99,7 +99,7 @@ def events_of(move: Move, seat: int) -> Iterator[rules.MatchEvent]:
         case MoveAction.FIRST:
             yield rules.FirstRoll(seat, tuple(move.dice))
         case MoveAction.ROLL:
-            if (move.roll_number or 0) > 1:
+            if move.roll_number is not None and move.roll_number > 1:
                 yield rules.HeldDice(seat, tuple(move.held))
             yield rules.Rolled(seat, tuple(move.dice), tuple(move.held), move.roll_number or 0)
         case MoveAction.SCORE:

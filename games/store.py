@@ -40,17 +40,13 @@ class SeatedGame:
 
     game: Game
     seats: list[Seat]
-    loaded: rules.Match | None = field(default=None, repr=False)
+    loaded: rules.Match | None = field(repr=False)
     record: rules.Roll | rules.Scoring | None = None
     """What the action that produced this state did: the page shows it (a line of the log, a
     celebration) without reading the log again."""
     actor: int | None = None
     """The seat (its place in ``seats``) whose ``record`` it is: after a scoring, the turn has
     passed on."""
-
-    @property
-    def current(self) -> Seat:
-        return self.seats[self.game.current_seat]
 
     def seat_of(self, user: User) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
@@ -78,7 +74,7 @@ def load(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
         (_locked_game if lock else _game, game_id, None), (_seats, game_id, None)
     )
     alias = connection.alias
-    game = Game.from_db(alias, _GAME_FIELDS, game_rows[0]) if game_rows else None
+    game = next((Game.from_db(alias, _GAME_FIELDS, row) for row in game_rows), None)
     seats = [Seat.from_db(alias, _SEAT_FIELDS, row) for row in seat_rows]
     if game is None or not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
@@ -300,15 +296,15 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
     seat_changes = [(s, _changed(s, _seat_columns(after, p, s))) for p, s in enumerate(seats)]
     # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.
     shown = changed or logged or any(set(fields) - {"on_turn"} for _, fields in seat_changes)
+    first_seq = game.version + 1
     if shown:
-        first_seq = game.version + 1
         game.version += max(1, len(logged))
         prepared.update(game, [*changed, "version", "updated_at"])
     for seat, fields in seat_changes:
         if fields:
             prepared.update(seat, fields)
     round_before = (before or after).round
-    for seq, event in enumerate(logged, start=first_seq if shown else 0):
+    for seq, event in enumerate(logged, start=first_seq):
         seat = seats[moves.seat_of(event)]
         round = after.round if isinstance(event, rules.Undone) else round_before
         prepared.insert(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))

@@ -46,6 +46,28 @@ RULES_TESTS = (
     "tests/rules/test_boxes.py",
     "tests/rules",
 )
+# The Match: its own tests, then the property tests that play whole matches.
+MATCH_TESTS = (
+    "tests/rules/test_match_gaps.py",
+    "tests/rules/test_match.py",
+    "tests/rules/test_match_actions.py",
+    "tests/rules/test_match_machine.py",
+)
+# The store and its Move rows: the replay (every event kept and read back), then the services
+# and online tests that load and save games through it, close a waiting game, count a hint.
+STORE_TESTS = (
+    "tests/online/test_store_gaps.py",
+    "tests/online/test_replay.py",
+    "tests/services/test_undo.py",
+    "tests/services/test_game_services.py",
+    "tests/services/test_hot_seat.py",
+    "tests/online/test_resign_and_skip.py",
+    "tests/online/test_roll_for_first.py",
+    "tests/online/test_draw_for_first_leavers.py",
+    "tests/services/test_computer_players.py",
+    "tests/online/test_invitations.py",
+    "tests/views/test_hint_views.py",
+)
 TARGETS: dict[str, tuple[str, ...]] = {
     "games/rules/boxes.py": RULES_TESTS,
     "games/rules/dice.py": RULES_TESTS,
@@ -61,7 +83,21 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/licensing/test_licence_attempt_limits.py",
         "tests/licensing",
     ),
-    "games/replay.py": ("tests/online/test_replay.py",),
+    **dict.fromkeys(
+        (
+            "games/rules/match.py",
+            "games/rules/acting.py",
+            "games/rules/actions.py",
+            "games/rules/draw.py",
+            "games/rules/events.py",
+            "games/rules/leaving.py",
+            "games/rules/phases.py",
+            "games/rules/undo.py",
+        ),
+        MATCH_TESTS,
+    ),
+    "games/moves.py": STORE_TESTS,
+    "games/store.py": STORE_TESTS,
     "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     "yahtzee_site/prepared.py": ("tests/services/test_prepared.py", "tests/online/test_replay.py"),
 }

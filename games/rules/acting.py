@@ -34,7 +34,7 @@ def verify(match: Match, action: Action) -> None:
         case actions.Score(by=by, box=box, column=column):
             match.verify_score(match.seat_for(by), box, column)
         case actions.Undo(by=by):
-            _undoing(match, by)
+            match.verify_undo(_undoing(match, by))
         case actions.Resign(by=by):
             match.verify_resign(by)
         case actions.Skip(by=by, idle=idle):
@@ -53,8 +53,8 @@ def can(match: Match, action: Action) -> bool:
 def act(match: Match, action: Action, dice: DiceSource | None = None) -> Match:
     """The match after ``action``, its events appended to the log. ``dice`` throws what a
     roll or a throw for first needs; in the draw for first, computer players throw at once
-    after any action (again after each tie they are in)."""
-    match.verify(action)
+    after any action (again after each tie they are in). Each step verifies itself, as
+    ``verify`` would, before the match changes."""
     new: Match
     match action:
         case actions.Hold(by=by, held=held):
@@ -101,7 +101,6 @@ def _undoing(match: Match, by: Player) -> int:
     seat = match.undo.current
     if match.player_of(seat) != by:
         raise NothingToUndo("Only the player who has just scored can take it back.")
-    match.verify_undo(seat)
     return seat
 
 

@@ -54,5 +54,5 @@ def _settle_first(match: Match) -> Match:
         if len(tied) > 1:
             return replace(match, contenders=tied, first_rolls=(None,) * match.seats)
     # One contender left: by the dice, or because the others left the draw.
-    first = tied[0]
+    (first,) = tied
     return replace(match, phase=MatchPhase.PLAYING, first=first, current=first, contenders=())

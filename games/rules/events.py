@@ -71,7 +71,7 @@ class Undone:
     seat: int
     column: int
     box: str
-    points: int = 0
+    points: int
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,10 @@ class Match:
     kind: GameKind
     sheets: tuple[Sheet, ...]
     states: tuple[SeatState, ...]
-    host: int = 0
+    host: int
     phase: MatchPhase = MatchPhase.PLAYING
-    first: int | None = 0
-    current: int | None = 0
+    first: int | None
+    current: int | None
     turn: Turn = field(default_factory=Turn)
     contenders: tuple[int, ...] = ()
     first_rolls: tuple[Dice | None, ...] = ()
@@ -380,9 +380,9 @@ class Match:
         event = Scored(
             seat, s.column, s.box, s.points, s.dice, s.yahtzee_bonus, s.joker, s.upper_bonus
         )
-        new = self._logged(event, sheets=self._replace_sheet(seat, sheet), turn=Turn())
-        new = new._pass_turn()
-        return replace(new, undo=None if new.is_over else replace(self, undo=None)), event
+        new = self._logged(event, sheets=self._replace_sheet(seat, sheet))._pass_turn()
+        # The undo is this match as it was: its own undo the roll before this scoring closed.
+        return replace(new, undo=None if new.is_over else self), event
 
     def _replace_sheet(self, seat: int, sheet: Sheet) -> tuple[Sheet, ...]:
         return tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))
@@ -390,11 +390,10 @@ class Match:
     def _pass_turn(self) -> Match:
         """Hand the dice to the next seat still playing, or end the match when none is left
         or every seat still playing has filled its card."""
-        if not self.playing:
-            return replace(self, phase=MatchPhase.ABANDONED, turn=Turn(), undo=None)
+        if not self.playing:  # the last seat resigned: its undo, if any, closed with it
+            return replace(self, phase=MatchPhase.ABANDONED, turn=Turn())
         if all(self.sheets[s].is_complete for s in self.playing):
             return replace(self, phase=MatchPhase.FINISHED, current=None, turn=Turn(), undo=None)
-        current = self.current if self.current is not None else 0
-        after = [(current + step) % self.seats for step in range(1, self.seats + 1)]
-        following = next(s for s in after if self.states[s] is SeatState.PLAYING)
-        return replace(self, current=following, turn=Turn())
+        assert self.current is not None  # a scoring, skip or resign of the seat on turn
+        later = [s for s in self.playing if s > self.current]  # then round the table again
+        return replace(self, current=min(later or self.playing), turn=Turn())
