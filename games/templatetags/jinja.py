@@ -48,8 +48,10 @@ def jinja_each(
     """``{% jinja_each "games/play/card_row.html" rows each="row" score_url=… %}``: the
     fragment drawn for each of ``items`` (named ``each`` in it), joined. Each drawing is kept:
     the items are frozen values (a card's row, a die) and a row drawn once with the same
-    values is the same markup, so a page redraws only what changed (``make bench``: a roll
-    drew its card and dice in 0.1 ms kept against 0.35 ms drawn; the cache is bounded)."""
+    values is the same markup, so a page redraws only what changed. Profiled over 390 moves
+    of solo games (cProfile, in process), the card's two sections and the dice cost 0.29 ms a
+    request kept against 0.91 ms drawn each time; about one row in nine is new. Bounded: at
+    most 4,096 drawings a process."""
     fixed = tuple(context.items())
     return mark_safe("".join(_drawn(template_name, each, item, fixed) for item in items))
 
