@@ -297,17 +297,18 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
     # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.
     shown = changed or logged or any(set(fields) - {"on_turn"} for _, fields in seat_changes)
     first_seq = game.version + 1
+    writes: list[prepared.Write] = []
     if shown:
         game.version += max(1, len(logged))
-        prepared.update(game, [*changed, "version", "updated_at"])
-    for seat, fields in seat_changes:
-        if fields:
-            prepared.update(seat, fields)
+        writes.append(prepared.update(game, [*changed, "version", "updated_at"]))
+    writes.extend(prepared.update(seat, fields) for seat, fields in seat_changes if fields)
     round_before = (before or after).round
     for seq, event in enumerate(logged, start=first_seq):
         seat = seats[moves.seat_of(event)]
         round = after.round if isinstance(event, rules.Undone) else round_before
-        prepared.insert(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
+        move = Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round))
+        writes.append(prepared.insert(move))
+    prepared.send(*writes)  # one round trip on PostgreSQL; a failure raises here
     if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
         records.enter_scores(game, seats, after)
         if game.challenge_day is not None:  # a day's challenge: played alone
@@ -337,7 +338,7 @@ def touch(game: Game, *changed: str) -> None:
     """A change to a game before its match begins (a seat taken, an invitation withdrawn, a
     rematch offered), with the fields it ``changed``: the version moves on, every page is told."""
     game.version += 1
-    prepared.update(game, [*changed, "version", "updated_at"])
+    prepared.send(prepared.update(game, [*changed, "version", "updated_at"]))
     live.publish(game)
 
 

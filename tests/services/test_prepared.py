@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F, Q, signals
 from django.db.models.expressions import DatabaseDefault
 from django.forms.models import model_to_dict
@@ -32,7 +32,7 @@ def test_an_update_writes_the_named_columns_as_save_would(player) -> None:
         game.undo = {"seat": 0, "cards": [{"aces": 3}], "box": "aces"}
         game.current_seat = 9  # changed in memory, not named: must not be written
 
-    prepared.update(ours, ["dice", "held", "rolls_used", "undo", "updated_at"])
+    prepared.send(prepared.update(ours, ["dice", "held", "rolls_used", "undo", "updated_at"]))
     django.save(update_fields=["dice", "held", "rolls_used", "undo", "updated_at"])
 
     written, expected = row(Game, ours.pk), row(Game, django.pk)
@@ -48,9 +48,9 @@ def test_an_update_writes_the_named_columns_as_save_would(player) -> None:
 def test_none_in_a_json_column_is_sql_null(player) -> None:
     game = services.start_game(owner=player)
     game.undo = {"seat": 0}
-    prepared.update(game, ["undo"])
+    prepared.send(prepared.update(game, ["undo"]))
     game.undo = None
-    prepared.update(game, ["undo"])
+    prepared.send(prepared.update(game, ["undo"]))
 
     assert Game.objects.filter(pk=game.pk, undo__isnull=True).exists()
 
@@ -60,7 +60,7 @@ def test_updating_a_row_that_is_gone_is_an_error(player) -> None:
     Game.objects.filter(pk=game.pk).delete()
 
     with pytest.raises(DatabaseError, match="was not updated"):
-        prepared.update(game, ["rolls_used"])
+        prepared.send(prepared.update(game, ["rolls_used"]))
 
 
 def test_an_insert_writes_the_row_save_would(player) -> None:
@@ -78,7 +78,7 @@ def test_an_insert_writes_the_row_save_would(player) -> None:
         "yahtzee_bonus": 100,
         "joker": True,
     }
-    prepared.insert(Move(seq=1, **fields))
+    prepared.send(prepared.insert(Move(seq=1, **fields)))
     Move(seq=2, **fields).save()
 
     ours, django = (Move.objects.get(game=game, seq=seq) for seq in (1, 2))
@@ -91,7 +91,7 @@ def test_an_update_keeps_a_creation_date_as_it_is_in_memory(player) -> None:
     game = services.start_game(owner=player)
     game.created_at = timezone.now() - timedelta(days=400)  # auto_now_add: set on insert only
 
-    prepared.update(game, ["created_at"])
+    prepared.send(prepared.update(game, ["created_at"]))
 
     assert row(Game, game.pk)["created_at"] == game.created_at
 
@@ -99,16 +99,18 @@ def test_an_update_keeps_a_creation_date_as_it_is_in_memory(player) -> None:
 def test_a_model_that_does_more_on_save_is_refused(player) -> None:
     # User.save() fills in a neutral name and its look-alike key: skipping it would be wrong.
     with pytest.raises(TypeError, match="does more on save"):
-        prepared.update(player, ["display_name"])
+        prepared.send(prepared.update(player, ["display_name"]))
     with pytest.raises(TypeError, match="does more on save"):
-        prepared.insert(player)
+        prepared.send(prepared.insert(player))
 
 
 def test_a_save_signal_connected_after_the_sql_was_built_is_still_refused(player) -> None:
     game = services.start_game(owner=player)
     game.refresh_from_db()
     game.rolls_used = 1
-    prepared.update(game, ["rolls_used"])  # the UPDATE is built and kept for this process
+    prepared.send(
+        prepared.update(game, ["rolls_used"])
+    )  # the UPDATE is built and kept for this process
 
     def note(**kwargs) -> None:
         pass
@@ -117,9 +119,9 @@ def test_a_save_signal_connected_after_the_sql_was_built_is_still_refused(player
     try:
         game.rolls_used = 2
         with pytest.raises(TypeError, match="Game does more on save"):
-            prepared.update(game, ["rolls_used"])
+            prepared.send(prepared.update(game, ["rolls_used"]))
         with pytest.raises(TypeError, match="Game does more on save"):
-            prepared.insert(Game(owner=player))
+            prepared.send(prepared.insert(Game(owner=player)))
     finally:
         signals.post_save.disconnect(note, sender=Game)
     assert row(Game, game.pk)["rolls_used"] == 1  # the refused write wrote nothing
@@ -134,7 +136,7 @@ def test_a_field_left_to_its_database_default_is_left_to_the_database(player) ->
     field = Seat._meta.get_field("on_turn")
     seat.on_turn = DatabaseDefault(field._db_default_expression, output_field=field)
 
-    prepared.insert(seat)
+    prepared.send(prepared.insert(seat))
 
     assert Seat.objects.get(game=game, position=5).on_turn is False
 
@@ -144,14 +146,14 @@ def test_an_expression_is_refused_not_written(player) -> None:
     game.refresh_from_db()
     game.rolls_used = F("rolls_used") + 1
     with pytest.raises(TypeError, match="rolls_used holds an expression"):
-        prepared.update(game, ["rolls_used"])
+        prepared.send(prepared.update(game, ["rolls_used"]))
     assert row(Game, game.pk)["rolls_used"] == 0
 
 
 def test_a_name_that_is_no_column_is_refused(player) -> None:
     game = services.start_game(owner=player)
     with pytest.raises(TypeError, match=r"Game\.seats is not a column"):
-        prepared.update(game, ["seats"])
+        prepared.send(prepared.update(game, ["seats"]))
 
 
 def test_a_write_in_a_failed_transaction_is_rolled_back_with_it(player) -> None:
@@ -161,7 +163,7 @@ def test_a_write_in_a_failed_transaction_is_rolled_back_with_it(player) -> None:
     @transaction.atomic
     def roll_then_fail() -> None:
         game.rolls_used = 2
-        prepared.update(game, ["rolls_used"])
+        prepared.send(prepared.update(game, ["rolls_used"]))
         assert Game.objects.get(pk=game.pk).rolls_used == 2  # written where it was made
         raise ValueError("the move went wrong")
 
@@ -242,3 +244,51 @@ def test_reads_together_give_each_read_its_rows(make_user, django_assert_num_que
         )
 
     assert found == expected and found[0] != found[1]
+
+
+# --- A save's writes sent together: one round trip on PostgreSQL ---------------------------------
+
+
+def test_writes_sent_together_run_in_order_in_one_round_trip_on_postgresql(
+    player, django_assert_num_queries
+) -> None:
+    game = services.start_game(owner=player)
+    seat = game.seats.get()
+    game.refresh_from_db()
+    game.rolls_used, seat.yahtzees = 2, 1
+    move = Move(game=game, seat=seat, seq=7, round=1, action=MoveAction.ROLL, dice=[6] * 5)
+    made = [prepared.update(game, ["rolls_used"]), prepared.update(seat, ["yahtzees"])]
+    made.append(prepared.insert(move))
+    assert row(Game, game.pk)["rolls_used"] == 0  # made, not yet run
+
+    with transaction.atomic(), django_assert_num_queries(1 if ON_POSTGRES else 3):
+        prepared.send(*made)
+
+    assert row(Game, game.pk)["rolls_used"] == 2 and row(Seat, seat.pk)["yahtzees"] == 1
+    assert Move.objects.filter(game=game, seq=7).exists()
+
+
+def test_a_row_gone_among_writes_sent_together_raises_at_the_send(player) -> None:
+    game = services.start_game(owner=player)
+    game.refresh_from_db()
+    game.rolls_used = 2
+    gone = Game(pk=game.pk + 1000, owner=player)
+    made = [prepared.update(game, ["rolls_used"]), prepared.update(gone, ["rolls_used"])]
+    with (
+        pytest.raises(DatabaseError, match=f"Game {gone.pk} was not updated"),
+        transaction.atomic(),
+    ):
+        prepared.send(*made)
+    assert row(Game, game.pk)["rolls_used"] == 0  # the transaction rolled back, nothing written
+
+
+def test_a_write_the_database_refuses_raises_at_the_send_not_later(player) -> None:
+    game = services.start_game(owner=player)
+    seat = game.seats.get()
+    twice = [
+        prepared.insert(Move(game=game, seat=seat, seq=9, round=1, action="roll", dice=[1] * 5))
+        for _ in range(2)
+    ]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        prepared.send(*twice)  # the second breaks move_unique_seq
+    assert not Move.objects.filter(game=game, seq=9).exists()

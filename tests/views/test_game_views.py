@@ -398,15 +398,15 @@ def test_roll_and_score_requests_stay_small(
     # session, user, SAVEPOINT, the game (locked), its seats, UPDATE game, INSERT move, RELEASE:
     # the answer is the tray and the card's offers, from what is in hand. (Two reads of SQL
     # compiled once cost less than one the ORM compiles each time.) PostgreSQL gets the two
-    # reads as one statement list: one round trip. Each write is sent where it is made.
+    # reads as one statement list, and the save's writes as another: one round trip each.
     together = connection.vendor == "postgresql"
-    with django_assert_num_queries(7 if together else 8):
+    with django_assert_num_queries(6 if together else 8):
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
     # ... and for scoring, the UPDATE of the seat's card; the page keeps its log of moves (not
     # read again), to which the answer adds the line of this scoring.
-    with django_assert_num_queries(8 if together else 9):
+    with django_assert_num_queries(6 if together else 9):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )

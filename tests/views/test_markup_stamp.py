@@ -16,7 +16,7 @@ from games.tables import services
 from tests.factories import HTMX
 
 ROOT = Path(live.__file__).resolve().parents[2]
-CARD_ROWS = ROOT / "templates" / "jinja2" / "games" / "play" / "card_rows.html"
+CARD_ROWS = ROOT / "templates" / "jinja2" / "games" / "play" / "card_row.html"
 """The card's rows, drawn by the Jinja2 backend: a template the test client does not record."""
 
 
