@@ -285,3 +285,32 @@ def test_the_result_card_is_a_png_of_the_size_the_page_announces(queen) -> None:
     page = Client().get(reverse("shared", kwargs={"token": token})).text
     assert '<meta property="og:image:width" content="1200">' in page
     assert '<meta property="og:image:height" content="630">' in page
+
+
+def test_a_game_of_several_is_graded_by_the_stated_estimate_and_a_guests_card_stays_private(
+    queen,
+) -> None:
+    game = services.start_game(owner=queen, guests=["Guest Gus"])
+    for box in rules.CATEGORIES:  # the host plays for the guest at her screen
+        for _seat in range(2):
+            roll_now(game, queen, 1, 2, 3, 4, 6)
+            score_now(game, queen, box.value)
+    game.refresh_from_db()
+
+    page = Client().get(replay_url(game, 0), {"step": 1})
+    guest_card = Client().get(replay_url(game, 1))
+
+    assert page.status_code == 200
+    assert "(one of 2 players)" in page_text(page)
+    assert "An estimate: exact grading is known for a Classic game alone" in page_text(page)
+    assert "Exact: graded by the solved table" not in page_text(page)
+    assert guest_card.status_code == 404  # a guest's typed name is never public
+    assert client_for(queen).get(replay_url(game, 1)).status_code == 200  # but to the host
+
+
+def test_the_game_over_panel_links_to_the_replay(queen) -> None:
+    game = play_known_game(queen)
+
+    page = client_for(queen).get(reverse("games:play", kwargs={"game_id": game.pk}))
+
+    assert f'href="{replay_url(game)}">Replay or share' in page.text
