@@ -142,6 +142,8 @@ def _replay(seat: Seat, *, players: int) -> Replay:
         found = strategy.analyse(advice.advisor(), record, players=players)
     except (NoRecord, strategy.RecordError) as exc:
         return replace(summary, message=str(exc))
+    if not record.turns:  # a result entered without its moves (an import, a test's fixture)
+        return replace(summary, message="This game's log holds no moves: it cannot be replayed.")
     steps, lost = [], 0.0
     for number, decision in enumerate(found.decisions, start=1):
         steps.append(_step(number, decision, lost))

@@ -314,3 +314,14 @@ def test_the_game_over_panel_links_to_the_replay(queen) -> None:
     page = client_for(queen).get(reverse("games:play", kwargs={"game_id": game.pk}))
 
     assert f'href="{replay_url(game)}">Replay or share' in page.text
+
+
+def test_a_result_without_its_moves_shows_its_card_and_says_it_cannot_be_replayed(queen) -> None:
+    score = finished_game(queen, 20)
+
+    response = Client().get(replay_url(score.game))
+
+    assert response.status_code == 200
+    assert "This game's log holds no moves: it cannot be replayed." in page_text(response)
+    assert "Accuracy" not in page_text(response)
+    assert "Step 1 of 1" in page_text(response) and "The end: 20 points" in page_text(response)
