@@ -325,3 +325,24 @@ def test_a_result_without_its_moves_shows_its_card_and_says_it_cannot_be_replaye
     assert "This game's log holds no moves: it cannot be replayed." in page_text(response)
     assert "Accuracy" not in page_text(response)
     assert "Step 1 of 1" in page_text(response) and "The end: 20 points" in page_text(response)
+
+
+def test_a_triple_game_is_replayed_by_column_with_the_estimate_and_its_card_drawn(queen) -> None:
+    game = services.start_game(owner=queen, kind=rules.TRIPLE.key)
+    for column in range(3):
+        for box in rules.CATEGORIES:
+            roll_now(game, queen, 2, 2, 3, 4, 5)
+            score_now(game, queen, box.value, column)
+    game.refresh_from_db()
+    client = client_for(queen)
+    client.post(reverse("games:share", kwargs={"game_id": game.pk, "position": 0}))
+    token = SharedGame.objects.get().token
+
+    step = client.get(replay_url(game), {"step": 39})
+    card = Client().get(reverse("shared_card", kwargs={"token": token}))
+
+    text = page_text(step)
+    assert "Turn 39 of 39, after roll 1" in text and "Column 3" in text
+    assert "Chosen Score 16 in Chance of column 3" in text
+    assert "An estimate" in text
+    assert Image.open(io.BytesIO(card.content)).size == (1200, 630)
