@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import User
@@ -78,7 +78,7 @@ def _viewer(request: HtmxRequest) -> User | None:
     return request.user if isinstance(request.user, User) else None
 
 
-@require_GET
+@require_safe
 def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
     """A finished card step by step: for its game's players, and for anyone while it stands in
     a public top ten (any other answers 404, as for no game at all)."""
@@ -93,10 +93,10 @@ def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
         context["share_url"] = (
             request.build_absolute_uri(reverse("shared", kwargs={"token": token})) if token else ""
         )
-    return _replay_page(request, seat, context)
+    return _replay_page(request, seat, replays.replay_of(seat), context)
 
 
-@require_GET
+@require_safe
 def shared(request: HtmxRequest, token: str) -> HttpResponse:
     """A card its player shared, for anyone with the link, with the tags a link preview reads."""
     seat = sharing.shared_seat(token)
@@ -115,10 +115,10 @@ def shared(request: HtmxRequest, token: str) -> HttpResponse:
             "height": card_image.HEIGHT,
         },
     }
-    return _replay_page(request, seat, context)
+    return _replay_page(request, seat, found, context)
 
 
-@require_GET
+@require_safe  # link previews may ask with HEAD first
 def shared_card(request: HtmxRequest, token: str) -> HttpResponse:
     """The shared card's result card as a PNG (its ``og:image``); gone with the link."""
     seat = sharing.shared_seat(token)
@@ -132,10 +132,11 @@ def shared_card(request: HtmxRequest, token: str) -> HttpResponse:
     return response
 
 
-def _replay_page(request: HtmxRequest, seat: Seat, context: dict[str, Any]) -> HttpResponse:
+def _replay_page(
+    request: HtmxRequest, seat: Seat, found: replays.Replay, context: dict[str, Any]
+) -> HttpResponse:
     """The page (or, for htmx, the step alone) at ``?step=`` (1 to the end, which shows the
     card as the game ended)."""
-    found = replays.replay_of(seat)
     end = len(found.steps) + 1
     number = whole_number(request.GET.get("step"), default=1, low=1, high=end)
     here = request.path

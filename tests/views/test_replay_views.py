@@ -282,6 +282,7 @@ def test_the_result_card_is_a_png_of_the_size_the_page_announces(queen) -> None:
     assert response["Content-Type"] == "image/png"
     picture = Image.open(io.BytesIO(response.content))
     assert picture.format == "PNG" and picture.size == (1200, 630)
+    assert Client().head(reverse("shared_card", kwargs={"token": token})).status_code == 200
     page = Client().get(reverse("shared", kwargs={"token": token})).text
     assert '<meta property="og:image:width" content="1200">' in page
     assert '<meta property="og:image:height" content="630">' in page
@@ -346,3 +347,16 @@ def test_a_triple_game_is_replayed_by_column_with_the_estimate_and_its_card_draw
     assert "Chosen Score 16 in Chance of column 3" in text
     assert "An estimate" in text
     assert Image.open(io.BytesIO(card.content)).size == (1200, 630)
+
+
+def test_a_visitor_stepping_through_a_top_ten_game_costs_three_queries_a_step(
+    queen, django_assert_num_queries
+) -> None:
+    game = play_known_game(queen)
+    visitor = Client()
+    visitor.get(replay_url(game), {"step": 1})  # graded once, then kept
+
+    with django_assert_num_queries(3):  # the card, its score, the ten ahead of it
+        response = visitor.get(replay_url(game), {"step": 2}, headers=HTMX)
+
+    assert "Score 30 in Chance" in response.text
