@@ -69,6 +69,14 @@ class Step:
         """Each die on the table and whether the choice holds it."""
         return list(zip(self.dice, self.held, strict=True))
 
+    @property
+    def best_tray(self) -> list[tuple[int, bool]]:
+        """Each die and whether the best choice holds it (none when the best was a box, or the
+        choice itself)."""
+        if self.best_held is None or self.is_best:
+            return []
+        return list(zip(self.dice, self.best_held, strict=True))
+
 
 @dataclass(frozen=True)
 class Replay:

@@ -56,12 +56,18 @@ def play_known_game(player: User) -> Game:
         held=[True, True, False, False, False],
         dice_source=lambda n: (6, 6, 6)[:n],
     )
+    game_over(game, player)
+    game.refresh_from_db()
+    return game
+
+
+def game_over(game: Game, player: User) -> Game:
+    """Score the turn on the table in Chance, then twelve one-roll turns to the end."""
     score_now(game, player, "chance")
     for box in rules.CATEGORIES:
         if box.value != "chance":
             roll_now(game, player, 1, 2, 3, 4, 6)
             score_now(game, player, box.value)
-    game.refresh_from_db()
     return game
 
 
@@ -360,3 +366,28 @@ def test_a_visitor_stepping_through_a_top_ten_game_costs_three_queries_a_step(
         response = visitor.get(replay_url(game), {"step": 2}, headers=HTMX)
 
     assert "Score 30 in Chance" in response.text
+
+
+def test_a_costly_hold_shows_the_dice_the_best_choice_would_have_held(queen) -> None:
+    game = services.start_game(owner=queen)
+    roll_now(game, queen, 6, 6, 6, 1, 2)
+    game.refresh_from_db()
+    play.roll_dice(
+        game_id=game.pk,
+        user=queen,
+        version=game.version,
+        held=[False, False, False, True, True],  # the 1 and the 2 kept, the three 6s thrown
+        dice_source=lambda n: (3, 4, 5)[:n],
+    )
+    best, cost = best_and_cost(
+        rules.Turn(dice=(6, 6, 6, 1, 2), rolls_used=1), rules.Sheet(), "Hold 1 and 2"
+    )
+
+    response = client_for(queen).get(replay_url(game_over(game, queen)), {"step": 1})
+
+    held = re.findall(r'class="preview-die( is-held)?" data-die="(\d)"', response.text)
+    best_held = re.findall(r'class="preview-die( is-held)?" data-best-die="(\d)"', response.text)
+    assert best == "Hold the three 6s" and cost > 1
+    assert held == [("", "6"), ("", "6"), ("", "6"), (" is-held", "1"), (" is-held", "2")]
+    assert best_held == [(" is-held", "6")] * 3 + [("", "1"), ("", "2")]
+    assert f"Cost −{cost:.1f} expected points" in page_text(response)
