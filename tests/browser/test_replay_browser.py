@@ -53,7 +53,14 @@ def test_a_top_ten_game_is_replayed_to_its_end_with_the_best_choice_at_each_step
         page.keyboard.press("ArrowLeft")
     settle(page)
     expect(page.locator(".replay-position")).to_have_text(f"Step {STEPS - 1} of {STEPS}")
+    page.locator("#replay-previous").focus()  # by Tab and Enter, as without the arrow keys
+    with page.expect_response(lambda r: r.url.endswith(f"?step={STEPS - 2}")):
+        page.keyboard.press("Enter")
+    settle(page)
+    expect(page.locator(".replay-position")).to_have_text(f"Step {STEPS - 2} of {STEPS}")
+    expect(page.locator("#replay-previous")).to_be_focused()  # the focus stays on the button
     page.go_back()  # the steps are in the history, each a link of its own
+    page.go_back()
     expect(page.locator("#replay-step-title")).to_have_text(f"The end: {total} points")
     problems.assert_none()
 
