@@ -101,6 +101,8 @@ def test_a_shared_game_works_logged_out_and_stops_when_withdrawn(
     settle(visitor)
     expect(visitor.locator(".replay-best")).to_contain_text("Score 50 in YAHTZEE")
     assert "queen_login" not in visitor.content()
+    visitor.set_viewport_size({"width": 360, "height": 740})  # a phone: nothing scrolls sideways
+    assert visitor.evaluate("() => document.documentElement.scrollWidth") <= 360
 
     page.get_by_role("button", name="Withdraw the link").click()
     expect(page.get_by_role("button", name="Share this game")).to_be_visible()
