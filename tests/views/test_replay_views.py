@@ -391,3 +391,19 @@ def test_a_costly_hold_shows_the_dice_the_best_choice_would_have_held(queen) -> 
     assert held == [("", "6"), ("", "6"), ("", "6"), (" is-held", "1"), (" is-held", "2")]
     assert best_held == [(" is-held", "6")] * 3 + [("", "1"), ("", "2")]
     assert f"Cost −{cost:.1f} expected points" in page_text(response)
+
+
+def test_the_shared_page_keeps_the_content_security_policy(queen) -> None:
+    game = play_known_game(queen)
+    share(client_for(queen), game)
+    token = SharedGame.objects.get().token
+
+    page = Client().get(reverse("shared", kwargs={"token": token}))
+
+    policy = page["Content-Security-Policy"]
+    nonce = re.search(r"'nonce-([^']+)'", policy)
+    assert nonce is not None and "'unsafe-inline'" not in policy
+    scripts = re.findall(r"<script\b[^>]*>", page.text)
+    assert scripts and all(f'nonce="{nonce.group(1)}"' in tag and "src=" in tag for tag in scripts)
+    assert '<script src="/static/js/replay.js"' in page.text
+    assert not re.search(r"\son[a-z]+=|\sstyle=", page.text)  # no inline handlers or styles
