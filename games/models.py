@@ -319,5 +319,21 @@ class Score(models.Model):
         return f"{self.display_name}: {self.grand_total} ({self.kind})"
 
 
+class SharedGame(models.Model):
+    """A finished game's card its player chose to show to anyone holding the link.
+
+    The token is the link's whole secret (long and random: the link can be guessed no better
+    than a password). Withdrawing deletes the row, so the old link answers 404 for good; sharing
+    again makes a new link.
+    """
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="shared")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Shared card of seat {self.seat_id}"
+
+
 # The daily challenge's models live in their feature's room, registered with this app.
 import games.daily.models  # noqa: E402, F401

@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from accounts import views as account_views
 from games.home import views as home
+from games.review import views as review
 from games.scores import views as scores
 from yahtzee_site import views as site_views
 
@@ -21,6 +22,9 @@ urlpatterns = [
     path("healthz", home.healthz, name="healthz"),
     path("theme.css", account_views.theme_css, name="theme_css"),
     path("help/", home.help_page, name="help"),
+    # A finished card its player shared: the token is the link's whole secret.
+    path("shared/<slug:token>/", review.shared, name="shared"),
+    path("shared/<slug:token>/card.png", review.shared_card, name="shared_card"),
 ]
 
 handler500 = site_views.server_error

@@ -1,21 +1,28 @@
 """After the game: each decision of a finished game set beside the best one, replayed from the
-``Move`` log through the rules and graded by the perfect-play table."""
+``Move`` log through the rules and graded by the perfect-play table; the same decisions stepped
+through one by one (a top-ten game for anyone, a shared card by its link), and the sharing."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from accounts.http import AuthedRequest
+from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import User
 from games import advice, rules, store, strategy
-from games.errors import GameNotFound
-from games.models import GameStatus
+from games.errors import GameError, GameNotFound, status_for
+from games.models import GameStatus, Seat
+from games.review import card_image, replays, sharing
 from games.review.selectors import NoRecord, game_record
 from games.scores import charts
+from games.web import redirect_to, whole_number
 
 COSTLIEST = 3
 
@@ -62,3 +69,129 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
         "other_seats": [s for s in seated.seats if s.pk != seat.pk],
     }
     return render(request, "games/review/analysis.html", context)
+
+
+# --- The replay, step by step ------------------------------------------------------------
+
+
+def _viewer(request: HtmxRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+@require_safe
+def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
+    """A finished card step by step: for its game's players, and for anyone while it stands in
+    a public top ten (any other answers 404, as for no game at all)."""
+    seat = sharing.finished_seat(game_id, position)
+    viewer = _viewer(request)
+    if seat is None or not sharing.may_watch(seat, viewer):
+        raise Http404("There is no such game to watch.")
+    context: dict[str, Any] = {}
+    if viewer is not None and seat.user_id == viewer.pk:
+        token = sharing.link_of(seat)
+        context["owner"] = True
+        context["share_url"] = (
+            request.build_absolute_uri(reverse("shared", kwargs={"token": token})) if token else ""
+        )
+    return _replay_page(request, seat, replays.replay_of(seat), context)
+
+
+@require_safe
+def shared(request: HtmxRequest, token: str) -> HttpResponse:
+    """A card its player shared, for anyone with the link, with the tags a link preview reads."""
+    seat = sharing.shared_seat(token)
+    if seat is None:
+        raise Http404("This link was withdrawn, or never made.")
+    found = replays.replay_of(seat)
+    accuracy = f"; accuracy {found.accuracy:.1f}%" if found.steps else ""
+    context = {
+        "shared": True,
+        "og": {
+            "title": f"{found.name} scored {found.final_score} in {found.kind_name}",
+            "description": f"Watch the game move by move, each decision beside the best{accuracy}.",
+            "url": request.build_absolute_uri(request.path),
+            "image": request.build_absolute_uri(reverse("shared_card", kwargs={"token": token})),
+            "width": card_image.WIDTH,
+            "height": card_image.HEIGHT,
+        },
+    }
+    return _replay_page(request, seat, found, context)
+
+
+@require_safe  # link previews may ask with HEAD first
+def shared_card(request: HtmxRequest, token: str) -> HttpResponse:
+    """The shared card's result card as a PNG (its ``og:image``); gone with the link."""
+    seat = sharing.shared_seat(token)
+    if seat is None:
+        raise Http404("This link was withdrawn, or never made.")
+    found = replays.replay_of(seat)
+    png = card_image.result_card(found, key=f"{seat.pk}:{seat.game.version}")
+    response = HttpResponse(png, content_type="image/png")
+    # Short: a withdrawn link's picture should not outlive it by much in anyone's cache.
+    patch_cache_control(response, public=True, max_age=300)
+    return response
+
+
+def _replay_page(
+    request: HtmxRequest, seat: Seat, found: replays.Replay, context: dict[str, Any]
+) -> HttpResponse:
+    """The page (or, for htmx, the step alone) at ``?step=`` (1 to the end, which shows the
+    card as the game ended)."""
+    end = len(found.steps) + 1
+    number = whole_number(request.GET.get("step"), default=1, low=1, high=end)
+    here = request.path
+    context |= {
+        "seat": seat,
+        "replay": found,
+        "number": number,
+        "end": end,
+        "step": found.steps[number - 1] if number < end else None,
+        "previous_url": f"{here}?step={number - 1}" if number > 1 else "",
+        "next_url": f"{here}?step={number + 1}" if number < end else "",
+        "first_url": f"{here}?step=1",
+        "end_url": f"{here}?step={end}",
+        "turns": [
+            (turn, f"{here}?step={first}", clean) for turn, first, clean in found.turn_starts()
+        ],
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        response = render(request, "games/review/replay.html#step", context)
+    else:
+        response = render(request, "games/review/replay.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- Sharing: the player's own card, by POST ----------------------------------------------
+
+
+def _sharing(request: AuthedRequest, game_id: int, position: int, *, share: bool) -> HttpResponse:
+    try:
+        if share:
+            sharing.share_card(user=request.user, game_id=game_id, position=position)
+        else:
+            sharing.withdraw_card(user=request.user, game_id=game_id, position=position)
+    except GameNotFound as exc:
+        raise Http404(str(exc)) from exc
+    except GameError as exc:
+        return HttpResponse(str(exc), status=status_for(exc), content_type="text/plain")
+    if share:
+        messages.info(request, "Your game is shared: anyone with the link below can watch it.")
+    else:
+        messages.info(request, "The link is withdrawn: it no longer opens your game.")
+    url = reverse("games:replay", kwargs={"game_id": game_id, "position": position})
+    return redirect_to(request, url)
+
+
+@login_required
+@require_POST
+def share(request: AuthedRequest, game_id: int, position: int) -> HttpResponse:
+    """Share the viewer's own finished card by a link (the same link if already shared)."""
+    return _sharing(request, game_id, position, share=True)
+
+
+@login_required
+@require_POST
+def withdraw(request: AuthedRequest, game_id: int, position: int) -> HttpResponse:
+    """Withdraw the link to the viewer's own card: it answers 404 from now on."""
+    return _sharing(request, game_id, position, share=False)

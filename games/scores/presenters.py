@@ -39,6 +39,9 @@ def high_scores_context(top: TopTen) -> dict[str, Any]:
             "name": row.display_name,
             "href": f"{player_url}{row.player_id}/" if row.player_id else "",
             "total": row.grand_total,
+            "replay": reverse(
+                "games:replay", kwargs={"game_id": row.game_id, "position": row.position}
+            ),
             # In the site's time zone, as the date filter writes dates everywhere else.
             "date": f"{timezone.localtime(row.finished_at):%-d %b %y}",
             "iso": row.finished_at.isoformat(),

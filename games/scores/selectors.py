@@ -60,6 +60,9 @@ PERIOD_PHRASES = {
 
 RANKING = ("-grand_total", "finished_at", "id")
 
+PUBLIC_PLAYER_KINDS = (PlayerKind.HUMAN, PlayerKind.COMPUTER)
+"""The tables shown to the public: a guest's typed name is never ranked in public."""
+
 
 def ranked(
     *,
@@ -113,6 +116,8 @@ class TopTenRow:
     yahtzees: int
     hints: int
     mine: bool
+    game_id: int
+    position: int  # the seat's place in its game: the address of the game's replay
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,9 @@ def top_ten(
         "finished_at",
         "yahtzees",
         "hints",
+        "game_id",
         player_id=F("user__public_id"),  # joined for the ten rows only, by primary key
+        position=F("seat__position"),  # likewise
     )[:TOP]
     rows = [
         TopTenRow(rank=i, mine=viewer_id is not None and row["user_id"] == viewer_id, **row)
@@ -219,6 +226,24 @@ def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int,
         if (rank := rank_in(period)) is not None:
             return rank, period
     return in_narrowest, narrowest
+
+
+def public_rank(score: Score, *, now: datetime | None = None) -> tuple[int, str] | None:
+    """Where ``score`` stands today in a public top ten: (rank, period), widest period first;
+    ``None`` when it is in none (a guest's, a score pushed out, or one too old for the periods
+    whose ten it would enter). At most one count of ten rows per period, as ``high_score_entry``.
+    """
+    if score.player_kind not in PUBLIC_PLAYER_KINDS:
+        return None
+    now = now or timezone.now()
+    for period, days in PERIOD_DAYS.items():
+        if days and score.finished_at < now - timedelta(days=days):
+            continue
+        table = ranked(kind=score.kind, player_kind=score.player_kind, period=period, now=now)
+        ahead = table.filter(_ahead_of(score.grand_total, score.finished_at, score.pk))
+        if (count := ahead[:TOP].count()) < TOP:
+            return count + 1, period
+    return None
 
 
 def high_score_entries(game: Game) -> dict[int, tuple[int, HighScorePeriod]]:

@@ -44,6 +44,8 @@ class Decision:
     dice: Dice
     choice: Option
     best: Option
+    sheet: Sheet
+    """The card as it stood when the choice was made (a replay draws it)."""
 
     @property
     def loss(self) -> float:
@@ -128,4 +130,4 @@ def _decision(
     choice = next((o for o in ranked if o.action == action), None)
     if choice is None:  # a hold the ranking spells another way, or all five dice held
         choice = advisor.value_of(sheet, turn, action)
-    return Decision(number, turn.rolls_used, turn.dice, choice, ranked[0])
+    return Decision(number, turn.rolls_used, turn.dice, choice, ranked[0], sheet)

@@ -581,6 +581,9 @@ def test_player_pages_pass_axe(
     page.goto(f"{site}/play/{joker_id}/analysis/0/")
     expect(page.get_by_role("heading", name="Every decision")).to_be_visible()
     audit("analysis")
+    page.goto(f"{site}/play/{joker_id}/replay/0/?step=2")
+    expect(page.locator(".replay-position")).to_contain_text("Step 2 of")
+    audit("replay", tab=True)
 
     # Playing together: a game with a guest and a computer, a hint, the waiting room, the lobby
     # and an invitation.

@@ -1,0 +1,89 @@
+"""Who may watch a finished card, and a player's link that shows theirs to anyone.
+
+A card can be watched by the players of its game, by anyone while it stands in a public top ten
+(``scores.selectors.public_rank``), and by anyone holding the link its own player made (opt-in,
+withdrawn at will: the row goes and the link answers 404 from then on).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from accounts.models import User
+from games.errors import GameError, GameNotFound
+from games.models import GameStatus, PlayerKind, Score, Seat, SharedGame
+from games.scores.selectors import public_rank
+
+TOKEN_BYTES = 32
+"""256 random bits in the link: it can be guessed no better than a key."""
+
+
+class NotFinished(GameError):
+    """Only a finished game's card can be shared (answered 409, as a refusal of the moment)."""
+
+
+def finished_seat(game_id: int, position: int) -> Seat | None:
+    """The card at ``position`` of a finished game, with its game; ``None`` if there is none."""
+    return (
+        Seat.objects.select_related("game")
+        .filter(game_id=game_id, position=position, game__status=GameStatus.FINISHED)
+        .first()
+    )
+
+
+def may_watch(seat: Seat, viewer: User | None) -> bool:
+    """Whether ``viewer`` (``None``: logged out) may watch ``seat``'s finished card: one of the
+    game's players may, anyone may while it stands in a public top ten."""
+    if viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists():
+        return True
+    score = Score.objects.filter(seat=seat).first()
+    return score is not None and public_rank(score) is not None
+
+
+def shared_seat(token: str) -> Seat | None:
+    """The card a live shared link shows, with its game; ``None`` for a link never made or
+    withdrawn."""
+    shared = SharedGame.objects.select_related("seat__game").filter(token=token).first()
+    if shared is None or shared.seat.game.status != GameStatus.FINISHED:
+        return None
+    return shared.seat
+
+
+def link_of(seat: Seat) -> str | None:
+    """The token of ``seat``'s live shared link, if it has one."""
+    return SharedGame.objects.filter(seat=seat).values_list("token", flat=True).first()
+
+
+def _own_seat(*, user: User, game_id: int, position: int) -> Seat:
+    """``user``'s own card at ``position`` (locked), else ``GameNotFound``: another player's
+    card, a guest's or a computer's is nobody's to share, and looks the same as no card."""
+    seat = (
+        Seat.objects.select_for_update()
+        .select_related("game")
+        .filter(game_id=game_id, position=position, user=user, player_kind=PlayerKind.HUMAN)
+        .first()
+    )
+    if seat is None:
+        raise GameNotFound("There is no such card of yours.")
+    return seat
+
+
+@transaction.atomic
+def share_card(*, user: User, game_id: int, position: int) -> SharedGame:
+    """Make (or keep) the link to ``user``'s own finished card; sharing twice gives one link."""
+    seat = _own_seat(user=user, game_id=game_id, position=position)
+    if seat.game.status != GameStatus.FINISHED:
+        raise NotFinished("Only a finished game can be shared.")
+    shared, _ = SharedGame.objects.get_or_create(
+        seat=seat, defaults={"token": secrets.token_urlsafe(TOKEN_BYTES)}
+    )
+    return shared
+
+
+@transaction.atomic
+def withdraw_card(*, user: User, game_id: int, position: int) -> None:
+    """Withdraw the link to ``user``'s own card: it answers 404 from now on."""
+    seat = _own_seat(user=user, game_id=game_id, position=position)
+    SharedGame.objects.filter(seat=seat).delete()
