@@ -25,7 +25,7 @@ from accounts.models import User
 from games import moves, rules
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
-from games.play import live
+from games.play import live, turn_mail
 from games.scores import records
 from yahtzee_site import prepared
 
@@ -315,6 +315,7 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
         records.enter_scores(game, seats, after)
     if shown:
         live.publish(game)
+        turn_mail.after_save(game, seats, before, after)
     return replace(table, loaded=after)
 
 
