@@ -166,7 +166,8 @@ class SerialForm(forms.Form):
 def time_zone_choices() -> list[tuple[str, str]]:
     """Every zone this machine knows (IANA names), after "not set"."""
     zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z and "Etc/" not in z)
-    return [("", "Not set (mail at any hour)"), *((z, z.replace("_", " ")) for z in zones)]
+    named = [(z, z.replace("_", " ")) for z in zones]
+    return [("", "Not set (mail at any hour)"), ("UTC", "UTC"), *named]
 
 
 class OptionsForm(forms.ModelForm[User]):

@@ -199,7 +199,8 @@ def compose(mail: TurnMail, seat: Seat, user: User) -> EmailMessage:
         "unsubscribe": unsubscribe,
         "options": site + reverse("accounts:options"),
     }
-    subject = f"{mail.news} — your turn in {context['game']}"
+    # One line whatever a name holds (a header with a line break would be refused).
+    subject = " ".join(f"{mail.news} — your turn in {context['game']}".split())
     return EmailMessage(
         subject=subject,
         body=render_to_string("games/play/turn_mail.txt", context),

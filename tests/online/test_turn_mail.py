@@ -16,6 +16,7 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.urls import reverse
 
+from accounts import mailing
 from games.models import Game, TurnMail, TurnMailState
 from games.play import actions as play
 from games.play import live, turn_mail
@@ -334,3 +335,17 @@ def test_the_start_of_the_game_mails_the_first_player_if_away(
 
     assert mail.outbox[0].to == ["bob@example.com"]  # ...but was nowhere near the game
     assert mail.outbox[0].subject == f"The game has begun — your turn in game #{game.pk}"
+
+
+def test_the_log_says_which_mail_went_but_never_its_address_or_link(
+    player, bob, caplog, django_capture_on_commit_callbacks
+) -> None:
+    game = online(player, bob)
+
+    with caplog.at_level("DEBUG"), django_capture_on_commit_callbacks(execute=True):
+        small_straight(game, player)
+
+    logged = caplog.text
+    assert f"game {game.pk}" in logged
+    assert "bob@example.com" not in logged
+    assert mailing.unsubscribe_token(bob) not in logged
