@@ -241,7 +241,7 @@ CACHES["presence"] = (
     {**CACHES["default"], "KEY_PREFIX": "presence"}
     if redis_url
     else {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "yahtzee_site.presence_cache.PresenceFileCache",
         "LOCATION": str(VAR_DIR / "presence"),
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     }
