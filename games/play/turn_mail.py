@@ -64,7 +64,8 @@ def after_save(
         return  # a guest or the computer, or nobody plays from another device
     new_events = after.log[len(before.log) :] if before is not None else after.log
     callback = partial(turn_passed, seat_id=seat.pk, turn=after.round, news=news(seats, new_events))
-    transaction.on_commit(callback)
+    # Robust: the move has committed; a mail that fails must not answer the player with an error.
+    transaction.on_commit(callback, robust=True)
 
 
 def news(seats: Sequence[Seat], events: Sequence[rules.MatchEvent]) -> str:

@@ -349,3 +349,25 @@ def test_the_log_says_which_mail_went_but_never_its_address_or_link(
     assert f"game {game.pk}" in logged
     assert "bob@example.com" not in logged
     assert mailing.unsubscribe_token(bob) not in logged
+
+
+def test_a_mail_that_breaks_never_turns_the_move_into_an_error(
+    player, bob, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    game = online(player, bob)
+    roll_now(game, player, 1, 2, 3, 4, 6)
+    game.refresh_from_db()
+
+    def broken(**kwargs: object) -> None:
+        raise RuntimeError("the mail went wrong")
+
+    monkeypatch.setattr(turn_mail, "turn_passed", broken)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client_for(player).post(
+            reverse("games:score", kwargs={"game_id": game.pk}),
+            {"box": "small_straight", "version": game.version},
+        )
+
+    game.refresh_from_db()
+    assert len(callbacks) == 1  # the mail was asked for, and failed
+    assert response.status_code == 302 and game.current_seat == 1
