@@ -21,6 +21,8 @@ class UserAdmin(BaseUserAdmin[User]):
             "Profile and trial",
             {"fields": ("display_name", "public_id", "email_confirmed", "trial_games_used")},
         ),
+        # An address that bounced is flagged here too; clearing the flag resumes the turn mail.
+        ("Turn mail", {"fields": ("turn_mail", "time_zone", "email_bounced")}),
     )
     readonly_fields = ("public_id",)
     list_display = (

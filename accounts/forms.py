@@ -8,6 +8,8 @@ account when its owner forgets the password.
 from __future__ import annotations
 
 import re
+import zoneinfo
+from functools import cache
 from typing import Any
 
 from django import forms
@@ -160,12 +162,35 @@ class SerialForm(forms.Form):
     )
 
 
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every zone this machine knows (IANA names), after "not set"."""
+    zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z and "Etc/" not in z)
+    named = [(z, z.replace("_", " ")) for z in zones]
+    return [("", "Not set (mail at any hour)"), ("UTC", "UTC"), *named]
+
+
 class OptionsForm(forms.ModelForm[User]):
-    """The options page: how the table, the dice and the game feel."""
+    """The options page: how the table, the dice and the game feel, and the turn mail."""
+
+    time_zone = forms.ChoiceField(
+        label="Your time zone",
+        required=False,
+        help_text="No turn e-mail reaches you between 22:00 and 08:00 here: it waits for 08:00.",
+    )
 
     class Meta:
         model = User
-        fields = ("theme", "felt_color", "dice_style", "sound", "animation", "confirm_zero")
+        fields = (
+            "theme",
+            "felt_color",
+            "dice_style",
+            "sound",
+            "animation",
+            "confirm_zero",
+            "turn_mail",
+            "time_zone",
+        )
         widgets = {
             "theme": forms.RadioSelect,
             "felt_color": forms.TextInput(attrs={"type": "color"}),
@@ -176,7 +201,15 @@ class OptionsForm(forms.ModelForm[User]):
             "sound": "A short rattle made in your browser when the dice roll.",
             "animation": "Dice tumble when rolled. Off also when your device asks for less motion.",
             "confirm_zero": "Ask before entering a zero in a box.",
+            "turn_mail": "In an online game with a turn limit of an hour or more, one short "
+            "e-mail when it becomes your turn and the game is not open on your screen.",
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["time_zone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = time_zone_choices()
 
     def clean_felt_color(self) -> str:
         value = str(self.cleaned_data["felt_color"]).strip().lower()

@@ -64,6 +64,13 @@ class User(AbstractUser):
     # The players who last sat at this account's screen, latest first (the Mac original's list
     # of players): offered again when a game is set up, read with the user at no extra query.
     guest_names = models.JSONField(default=list, blank=True, editable=False)
+    # Turn mail (games.play.turn_mail): one short mail when an online game with a long turn
+    # limit waits for this player and no page of it is open. Never at night where they live.
+    turn_mail = models.BooleanField("e-mail me when it is my turn", default=True)
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    # Mail to ``email`` came back (the provider's bounce webhook, or ``mark_bounced``): no more
+    # optional mail goes there, so the site keeps its standing with the mail providers.
+    email_bounced = models.BooleanField("mail to this address bounced", default=False)
 
     class Meta(AbstractUser.Meta):
         constraints = [

@@ -7,7 +7,7 @@ to go next; its defaults point at the un-namespaced names of ``django.contrib.au
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import mail_views, views
 from accounts.forms import NewPasswordForm, ResetRequestForm
 
 app_name = "accounts"
@@ -29,6 +29,8 @@ urlpatterns = [
     path("serial/", views.serial, name="serial"),
     path("serial/get/", views.get_serial, name="get_serial"),
     path("options/", views.options, name="options"),
+    path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="unsubscribe"),
+    path("mail/bounced/", mail_views.bounced, name="mail_bounced"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

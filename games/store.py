@@ -26,7 +26,7 @@ from games import moves, rules
 from games.daily import results as daily_results
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
-from games.play import live
+from games.play import live, turn_mail
 from games.scores import records
 from yahtzee_site import prepared
 
@@ -315,6 +315,7 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
             daily_results.enter_result(game, seats[0])
     if shown:
         live.publish(game)
+        turn_mail.after_save(game, seats, before, after)
     return replace(table, loaded=after)
 
 

@@ -22,6 +22,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+# Pages seen by the turn mail: in this process (the browser tests' server is a thread of it).
+CACHES = {
+    **CACHES,  # noqa: F405
+    "presence": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "seen"},
+}
 
 # Race tests run real concurrent connections: an in-memory shared-cache SQLite database answers
 # "table is locked" instead of waiting, so the test database is a file (with WAL and timeouts).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -224,6 +225,7 @@ if NODES > 1 and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 # --- Cache: local memory by default; REDIS_URL shares it across workers and nodes. ---
+CACHES: dict[str, dict[str, Any]]
 if redis_url := os.environ.get("REDIS_URL", "").strip():
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
@@ -235,6 +237,18 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # A game's version is published in the cache only where every worker sees the same cache.
 GAME_VERSIONS_IN_CACHE = bool(redis_url)
+# When each player's page of a game last checked for news (``games.play.live.saw_page``): the
+# turn mail goes only to a player with no page open. Every worker must see it, so without
+# Redis it is kept in files on this machine (written at most every few seconds per page).
+CACHES["presence"] = (
+    {**CACHES["default"], "KEY_PREFIX": "presence"}
+    if redis_url
+    else {
+        "BACKEND": "yahtzee_site.presence_cache.PresenceFileCache",
+        "LOCATION": str(VAR_DIR / "presence"),
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+)
 
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))
@@ -307,6 +321,14 @@ else:
 # The console was asked for explicitly: Django's deploy check against it has been answered.
 SILENCED_SYSTEM_CHECKS = ["mail.E001"] if EMAIL_CONSOLE_OK else []
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yahtzee <noreply@localhost>")
+# The site's address as mail links to it (a turn mail is sent where no request says it): the
+# first allowed host, over https unless HTTPS is off.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
+    f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0] if ALLOWED_HOSTS else 'localhost'}"
+)
+# The shared secret the mail provider's bounce webhook sends (``Authorization: Bearer …``);
+# without it the webhook answers 404 and bounces are marked with ``manage.py mark_bounced``.
+MAIL_WEBHOOK_SECRET = os.environ.get("MAIL_WEBHOOK_SECRET", "").strip()
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Field, Model
 
@@ -29,6 +31,38 @@ from games.models import Game
 
 def _key(game_id: int) -> str:
     return f"game-version:{game_id}"
+
+
+PAGE_OPEN_FOR = 30
+"""Seconds after its last update check that a player's page of a game still counts as open
+(a page checks about every second; a hidden tab or a sleeping laptop less often, or never)."""
+_SEEN_EVERY = 10
+"""A page's check is written down at most this often: most checks only read it."""
+
+
+def _seen_key(game_id: int, user_id: int) -> str:
+    return f"page-seen:{game_id}:{user_id}"
+
+
+def saw_page(*, game_id: int, user_id: int, now: float | None = None) -> None:
+    """``user_id``'s page of the game has just checked for news (or been drawn, or acted).
+
+    Kept in the ``presence`` cache, shared by every worker: no query, one cache read, and a
+    write only when the last one is ``_SEEN_EVERY`` seconds old.
+    """
+    now = time.time() if now is None else now
+    seen, key = caches["presence"], _seen_key(game_id, user_id)
+    last = seen.get(key)
+    if not isinstance(last, float | int) or now - last >= _SEEN_EVERY:
+        seen.set(key, now, timeout=PAGE_OPEN_FOR + _SEEN_EVERY)
+
+
+def page_open(*, game_id: int, user_id: int, now: float | None = None) -> bool:
+    """Whether a page of the game that ``user_id`` opened has checked in the last
+    ``PAGE_OPEN_FOR`` seconds (allowing for the writes skipped in between)."""
+    now = time.time() if now is None else now
+    last = caches["presence"].get(_seen_key(game_id, user_id))
+    return isinstance(last, float | int) and now - last < PAGE_OPEN_FOR + _SEEN_EVERY
 
 
 def publish(game: Game) -> None:

@@ -60,6 +60,8 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
 
     @wraps(action)
     def view(request: AuthedRequest, game_id: int) -> HttpResponse:
+        # The player acting has the game in front of them: no turn mail for them now.
+        live.saw_page(game_id=game_id, user_id=request.user.pk)
         try:
             result = action(request, game_id)
         except GameNotFound as exc:
@@ -155,6 +157,7 @@ def game_page(request: HtmxRequest, game_id: int) -> HttpResponseBase:
 @login_required
 def _game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     seated = seated_or_404(game_id, request.user)
+    live.saw_page(game_id=game_id, user_id=request.user.pk)
     if seated.game.status == GameStatus.WAITING:
         response = room_views.render_room(request, seated)
     else:
@@ -194,6 +197,8 @@ def _not_modified(request: HtmxRequest, game_id: int) -> HttpResponseNotModified
         return None
     if not constant_time_compare(session_hash, found.credentials):
         return None
+    # The page is open: the turn mail is not sent to a player watching the game.
+    live.saw_page(game_id=game_id, user_id=user_id)
     ours = _etag(request, game_id=game_id, version=found.version, user_id=user_id)
     # Weak comparison (RFC 9110): compression on the way out marks the tag weak ("W/").
     if ours not in {tag.removeprefix("W/") for tag in parse_etags(asked)}:

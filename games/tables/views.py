@@ -19,6 +19,7 @@ from games import rules
 from games.errors import GameError, status_for
 from games.home.views import render_dashboard
 from games.models import LOBBY_SEAT_HOURS, PlayerKind
+from games.play import live
 from games.store import SeatedGame
 from games.tables import selectors, services
 from games.web import KINDS, redirect_to, seated_or_404, whole_number
@@ -73,6 +74,8 @@ def render_room(
 @login_required
 @require_POST
 def start(request: AuthedRequest, game_id: int) -> HttpResponse:
+    # The host starting the game has it in front of them: no turn mail to them for it.
+    live.saw_page(game_id=game_id, user_id=request.user.pk)
     try:
         services.begin_game(game_id=game_id, user=request.user)
     except (GameError, rules.IllegalMove, licensing.LicenceError) as exc:
