@@ -2,7 +2,8 @@
 
 A card can be watched by the players of its game, by anyone while it stands in a public top ten
 (``scores.selectors.public_rank``), and by anyone holding the link its own player made (opt-in,
-withdrawn at will: the row goes and the link answers 404 from then on).
+withdrawn at will: the row goes and the link answers 404 from then on). A daily challenge's
+card is its player's alone until its day is over: its dice are everyone's dice that day.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import secrets
 from django.db import transaction
 
 from accounts.models import User
+from games.daily.services import today
 from games.errors import GameError, GameNotFound
 from games.models import GameStatus, PlayerKind, Score, Seat, SharedGame
 from games.scores.selectors import public_rank
@@ -38,8 +40,16 @@ def may_watch(seat: Seat, viewer: User | None) -> bool:
     game's players may, anyone may while it stands in a public top ten."""
     if viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists():
         return True
+    if _secret_today(seat):
+        return False
     score = Score.objects.filter(seat=seat).first()
     return score is not None and public_rank(score) is not None
+
+
+def _secret_today(seat: Seat) -> bool:
+    """Whether ``seat`` is of a daily challenge whose day is not over yet."""
+    day = seat.game.challenge_day
+    return day is not None and day >= today()
 
 
 def shared_seat(token: str) -> Seat | None:
@@ -47,6 +57,8 @@ def shared_seat(token: str) -> Seat | None:
     withdrawn."""
     shared = SharedGame.objects.select_related("seat__game").filter(token=token).first()
     if shared is None or shared.seat.game.status != GameStatus.FINISHED:
+        return None
+    if _secret_today(shared.seat):
         return None
     return shared.seat
 
@@ -76,6 +88,11 @@ def share_card(*, user: User, game_id: int, position: int) -> SharedGame:
     seat = _own_seat(user=user, game_id=game_id, position=position)
     if seat.game.status != GameStatus.FINISHED:
         raise NotFinished("Only a finished game can be shared.")
+    if _secret_today(seat):
+        raise NotFinished(
+            "A daily challenge can be shared once its day is over: until then its dice are "
+            "the same for everyone who plays it."
+        )
     shared, _ = SharedGame.objects.get_or_create(
         seat=seat, defaults={"token": secrets.token_urlsafe(TOKEN_BYTES)}
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -13,6 +14,7 @@ from PIL import Image
 
 from accounts.models import User
 from games import advice, rules
+from games.daily.services import today
 from games.models import Game, Score, SharedGame
 from games.play import actions as play
 from games.scores.selectors import public_rank
@@ -407,3 +409,27 @@ def test_the_shared_page_keeps_the_content_security_policy(queen) -> None:
     assert scripts and all(f'nonce="{nonce.group(1)}"' in tag and "src=" in tag for tag in scripts)
     assert '<script src="/static/js/replay.js"' in page.text
     assert not re.search(r"\son[a-z]+=|\sstyle=", page.text)  # no inline handlers or styles
+
+
+def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> None:
+    # The day's dice are everyone's that day: neither the top ten nor a link may show them.
+    day = today()
+    game = services.start_game(owner=queen, challenge_day=day)
+    for box in rules.CATEGORIES:
+        roll_now(game, queen, 1, 2, 3, 4, 6)  # the day's dice are thrown, not these
+        score_now(game, queen, box.value)
+    game.refresh_from_db()
+    seat = game.seats.get()
+    assert public_rank(Score.objects.get(seat=seat)) is not None  # in the top ten
+
+    owner, stranger = client_for(queen), Client()
+    assert owner.get(replay_url(game)).status_code == 200
+    assert stranger.get(replay_url(game)).status_code == 404
+    refused = share(owner, game)
+    assert refused.status_code == 409
+    assert "once its day is over" in refused.text
+    assert not SharedGame.objects.filter(seat=seat).exists()
+
+    Game.objects.filter(pk=game.pk).update(challenge_day=day - timedelta(days=1))
+    assert stranger.get(replay_url(game)).status_code == 200
+    assert share(owner, game).status_code == 302
