@@ -40,13 +40,13 @@ def may_watch(seat: Seat, viewer: User | None) -> bool:
     game's players may, anyone may while it stands in a public top ten."""
     if viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists():
         return True
-    if _secret_today(seat):
+    if secret_today(seat):
         return False
     score = Score.objects.filter(seat=seat).first()
     return score is not None and public_rank(score) is not None
 
 
-def _secret_today(seat: Seat) -> bool:
+def secret_today(seat: Seat) -> bool:
     """Whether ``seat`` is of a daily challenge whose day is not over yet."""
     day = seat.game.challenge_day
     return day is not None and day >= today()
@@ -58,7 +58,7 @@ def shared_seat(token: str) -> Seat | None:
     shared = SharedGame.objects.select_related("seat__game").filter(token=token).first()
     if shared is None or shared.seat.game.status != GameStatus.FINISHED:
         return None
-    if _secret_today(shared.seat):
+    if secret_today(shared.seat):
         return None
     return shared.seat
 
@@ -88,7 +88,7 @@ def share_card(*, user: User, game_id: int, position: int) -> SharedGame:
     seat = _own_seat(user=user, game_id=game_id, position=position)
     if seat.game.status != GameStatus.FINISHED:
         raise NotFinished("Only a finished game can be shared.")
-    if _secret_today(seat):
+    if secret_today(seat):
         raise NotFinished(
             "A daily challenge can be shared once its day is over: until then its dice are "
             "the same for everyone who plays it."

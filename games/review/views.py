@@ -90,6 +90,7 @@ def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
     if viewer is not None and seat.user_id == viewer.pk:
         token = sharing.link_of(seat)
         context["owner"] = True
+        context["secret_today"] = sharing.secret_today(seat)
         context["share_url"] = (
             request.build_absolute_uri(reverse("shared", kwargs={"token": token})) if token else ""
         )

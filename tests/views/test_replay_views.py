@@ -423,7 +423,9 @@ def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> 
     assert public_rank(Score.objects.get(seat=seat)) is not None  # in the top ten
 
     owner, stranger = client_for(queen), Client()
-    assert owner.get(replay_url(game)).status_code == 200
+    page = owner.get(replay_url(game))
+    assert page.status_code == 200 and "Share this game</button>" not in page.text
+    assert "it can be shared once the day is over" in page.text
     assert stranger.get(replay_url(game)).status_code == 404
     refused = share(owner, game)
     assert refused.status_code == 409
@@ -432,4 +434,5 @@ def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> 
 
     Game.objects.filter(pk=game.pk).update(challenge_day=day - timedelta(days=1))
     assert stranger.get(replay_url(game)).status_code == 200
+    assert "Share this game</button>" in owner.get(replay_url(game)).text
     assert share(owner, game).status_code == 302
