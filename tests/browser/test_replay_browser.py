@@ -27,6 +27,7 @@ def test_a_top_ten_game_is_replayed_to_its_end_with_the_best_choice_at_each_step
 
     page.goto(f"{site}/scores/")
     page.get_by_role("link", name=re.compile(rf"^{total}\b.*watch the game$")).click()
+    page.wait_for_load_state("load")  # the arrow keys' script listens once the page has loaded
 
     expect(page.get_by_role("heading", level=1)).to_have_text(
         f"Dice Queen's Classic Yahtzee: {total}"
