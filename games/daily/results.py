@@ -12,14 +12,6 @@ from games.daily.models import DailyAttempt, DailyTotal
 from games.models import Game, Seat
 
 
-def accuracy(found: strategy.Analysis) -> float:
-    """The share of the expected points kept: 100 × (1 − points lost / expected score of
-    perfect play from the start), clipped to 0..100. The points lost are the analysis' own:
-    each decision's expected cost against the best one on the dice the player saw."""
-    kept = 1 - found.total_loss / found.start if found.start > 0 else 0.0
-    return round(100 * min(1.0, max(0.0, kept)), 1)
-
-
 def reference_score() -> float:
     """The expected final score of perfect play from a new Classic game (the accuracy's 100%)."""
     opening = strategy.RollDice(rules.NO_HOLD)
@@ -33,7 +25,7 @@ def enter_result(game: Game, seat: Seat) -> None:
 
     graded: float | None
     try:
-        graded = accuracy(strategy.analyse(advice.advisor(), game_record(seat)))
+        graded = strategy.analyse(advice.advisor(), game_record(seat)).accuracy
     except (NoRecord, strategy.RecordError):
         graded = None
     assert game.challenge_day is not None and seat.grand_total is not None

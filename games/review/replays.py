@@ -99,11 +99,8 @@ class Replay:
 
     @property
     def accuracy(self) -> float:
-        """100 × (1 − expected points lost ÷ expected points of best play from the first roll),
-        clipped to 0..100: the share of perfect play's expectation the decisions kept."""
-        if self.start <= 0:
-            return 0.0
-        return min(100.0, max(0.0, 100.0 * (1.0 - self.total_loss / self.start)))
+        """The game's accuracy (``strategy.accuracy``)."""
+        return strategy.accuracy(self.total_loss, self.start)
 
     def turn_starts(self) -> list[tuple[int, int, bool]]:
         """(turn, its first step, whether every decision of it was the best), for a turn index."""

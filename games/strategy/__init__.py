@@ -15,7 +15,9 @@ from games.strategy.analysis import (
     GameRecord,
     RecordError,
     TurnRecord,
+    accuracy,
     analyse,
+    grade,
 )
 from games.strategy.bots import BOT_NAMES, Bot, make_bot
 from games.strategy.simulate import Report, play_game, seeded_dice, simulate
@@ -36,7 +38,7 @@ from games.strategy.table import (
 __all__ = [
     "BOT_NAMES", "FORMAT_VERSION", "Action", "Advisor", "Analysis", "Bot", "Build", "Convention",
     "Decision", "GameRecord", "Hint", "Option", "RecordError", "Report", "RollDice", "ScoreBox",
-    "StaleTable", "State", "StrategyTable", "TurnRecord", "analyse", "compute_table",
-    "ensure_table", "load_table", "make_bot", "play_game", "save_table", "seeded_dice",
+    "StaleTable", "State", "StrategyTable", "TurnRecord", "accuracy", "analyse", "compute_table",
+    "ensure_table", "grade", "load_table", "make_bot", "play_game", "save_table", "seeded_dice",
     "simulate", "solve", "table_path",
 ]  # fmt: skip

@@ -71,8 +71,23 @@ class Analysis:
     def total_loss(self) -> float:
         return sum(d.loss for d in self.decisions)
 
+    @property
+    def accuracy(self) -> float:
+        """This game's accuracy (``accuracy``): 100 when every decision was the best."""
+        return accuracy(self.total_loss, self.start)
+
     def costliest(self, n: int = 3) -> list[Decision]:
         return sorted((d for d in self.decisions if not d.is_best), key=lambda d: -d.loss)[:n]
+
+
+def accuracy(total_loss: float, start: float) -> float:
+    """The share of the expected points a player's decisions kept, from 0 to 100:
+    100 × (1 − expected points lost ÷ expected final score of best play from the start),
+    clipped to 0..100, to one decimal. Each decision's loss is what it cost in expected final
+    score against the best move on the dice the player saw, so 100 means perfect play on
+    those dice, whatever they were. The site's one definition of accuracy."""
+    kept = 1 - total_loss / start if start > 0 else 0.0
+    return round(100 * min(1.0, max(0.0, kept)), 1)
 
 
 def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analysis:
@@ -90,7 +105,7 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
                 if i:
                     held = tuple(played.holds[i - 1])
                     verify_hold(turn, held)
-                    decisions.append(_decision(advisor, sheet, turn, number, RollDice(held)))
+                    decisions.append(grade(advisor, sheet, turn, RollDice(held), number))
                     choice = decisions[-1].choice
                     path.append(choice.expected)
                     turn = hold(turn, held)
@@ -98,7 +113,7 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
                 turn, _ = roll(turn, _thrown(fresh))
             verify_score(sheet, turn, played.box, played.column)
             action = ScoreBox(played.column, Box(played.box))
-            decisions.append(_decision(advisor, sheet, turn, number, action))
+            decisions.append(grade(advisor, sheet, turn, action, number))
             choice = decisions[-1].choice
             path.append(choice.expected)
             sheet, _ = score(sheet, turn, played.box, played.column)
@@ -122,9 +137,11 @@ def _fresh_dice(turn: Turn, dice: Dice, number: int) -> tuple[int, ...]:
     return tuple(new for h, new in zip(turn.held, dice, strict=True) if not h)
 
 
-def _decision(
-    advisor: Advisor, sheet: Sheet, turn: Turn, number: int, action: RollDice | ScoreBox
+def grade(
+    advisor: Advisor, sheet: Sheet, turn: Turn, action: RollDice | ScoreBox, number: int = 0
 ) -> Decision:
+    """One decision (``action`` on ``sheet`` with ``turn`` on the table, in turn ``number``)
+    beside the best one, with what it cost: the analysis' grading, and the coach's."""
     assert turn.dice is not None
     ranked = advisor.options(sheet, turn)
     choice = next((o for o in ranked if o.action == action), None)

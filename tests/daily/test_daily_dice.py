@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import Counter
-from dataclasses import dataclass
 from datetime import date
 
 import pytest
@@ -170,19 +169,3 @@ def test_the_source_refuses_a_count_its_positions_do_not_explain():
 PINNED_FIRST_TURN = [[1, 6, 4, 1, 6], [4, 5, 4, 5, 2], [6, 1, 4, 3, 4]]
 PINNED_LAST_TURN = [5, 4, 3, 6, 6]
 PINNED_NEXT_DAY = [1, 4, 3, 5, 4]
-
-
-def test_accuracy_is_the_share_of_expected_points_kept():
-    from games.daily.results import accuracy
-
-    assert accuracy(_Graded(start=250.0, total_loss=0.0)) == 100.0
-    assert accuracy(_Graded(start=250.0, total_loss=25.0)) == 90.0
-    assert accuracy(_Graded(start=250.0, total_loss=400.0)) == 0.0  # clipped
-
-
-@dataclass(frozen=True)
-class _Graded:
-    """An analysis as far as accuracy reads it: where it started and what was lost."""
-
-    start: float
-    total_loss: float

@@ -78,3 +78,13 @@ def test_a_move_the_rules_forbid_is_refused(advisor: Advisor) -> None:
     ]
     with pytest.raises(RecordError, match="Joker"):
         analyse(advisor, GameRecord(turns))
+
+
+def test_accuracy_is_the_share_of_the_expected_points_kept() -> None:
+    from games.strategy import accuracy
+
+    assert accuracy(0.0, 250.0) == 100.0
+    assert accuracy(25.0, 250.0) == 90.0
+    assert accuracy(2.5, 254.59) == 99.0  # 100 × (1 − 2.5 ÷ 254.59) = 99.018…, to one decimal
+    assert accuracy(400.0, 250.0) == 0.0  # clipped
+    assert accuracy(0.0, 0.0) == 0.0  # a game with nothing to play for grades nothing
