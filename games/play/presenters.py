@@ -175,6 +175,8 @@ def hint_context(hint: strategy.Hint, *, columns: int) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "description": option.description,
             "expected": f"{option.expected:.1f}",
+            "box": "",
+            "held": "",
         }
         if isinstance(action, strategy.RollDice):
             entry["held"] = ",".join("1" if kept else "0" for kept in action.held)

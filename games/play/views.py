@@ -102,8 +102,10 @@ def render_game(
         hint=hint,
         rematch=rematch_link(seated.game, request.user) if seated.game.rematch_id else None,
     )
-    template = "games/play/play.html#game" if request.htmx else "games/play/play.html"
-    response = render(request, template, context, status=status)
+    if request.htmx:
+        response = render(request, "games/play/game.html", context, status=status, using="jinja2")
+    else:
+        response = render(request, "games/play/play.html", context, status=status)
     _revalidate_always(response)
     if request.htmx:
         # Whatever the request aimed at (a roll aims at the tray), the whole game is redrawn.
@@ -259,7 +261,7 @@ def hint(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     if request.htmx:
         # Only the hint panel: the rest of the game has not changed.
         context = {"hint": shown, "urls": game_urls(game_id)}
-        return render(request, "games/play/play.html#hint_panel", context)
+        return render(request, "games/play/hint_answer.html", context, using="jinja2")
     return render_game(request, seated, hint=shown)
 
 
@@ -270,8 +272,8 @@ def hold(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     )
     if request.htmx:
         # The dice already show their new state in the page; only the version moves on.
-        context = {"game": seated.game, "oob": True}
-        return render(request, "games/play/play.html#version", context)
+        context = {"game": seated.game}
+        return render(request, "games/play/hold_answer.html", context, using="jinja2")
     return seated
 
 
@@ -282,8 +284,8 @@ def roll(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
     )
     if request.htmx:
         # Only the tray, the card's offers and the news change: they go, not the whole game.
-        context = game_context(seated, viewer=request.user) | {"oob": True}
-        response = render(request, "games/play/play.html#roll_answer", context)
+        context = game_context(seated, viewer=request.user)
+        response = render(request, "games/play/roll_answer.html", context, using="jinja2")
         patch_vary_headers(response, ["HX-Request"])
         return response
     return seated

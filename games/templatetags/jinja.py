@@ -15,8 +15,10 @@ from typing import Any
 import jinja2
 from django import template
 from django.template import engines
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
+from markupsafe import Markup
 
 from games.templatetags.dice import die_face
 
@@ -30,7 +32,30 @@ def environment(**options: Any) -> jinja2.Environment:
     options["undefined"] = jinja2.StrictUndefined
     env = jinja2.Environment(**options)
     env.filters.update(die_face=die_face, timesince=timesince)
+    env.globals.update(url=url, drawn_each=drawn_each)
     return env
+
+
+def url(name: str, *args: Any) -> str:
+    """``url("games:analysis", game.pk, seat.position)``: Django's ``{% url %}``."""
+    return reverse(name, args=args)
+
+
+def drawn_each(template_name: str, items: Iterable[Hashable], each: str, **context: Any) -> Markup:
+    """``{{ drawn_each("games/play/card_row.html", rows, "row", score_url=…) }}`` in a Jinja2
+    template: ``{% jinja_each %}``'s kept drawings."""
+    fixed = tuple(context.items())
+    return Markup("".join(_drawn(template_name, each, item, fixed) for item in items))
+
+
+@register.simple_tag(takes_context=True)
+def jinja_page(context: template.Context, template_name: str) -> SafeString:
+    """``{% jinja_page "games/play/game.html" %}``: the fragment drawn by the Jinja2 backend
+    with the whole context of the page that includes it (its request and CSRF token too)."""
+    request = context.get("request")
+    page: dict[str, Any] = {str(key): value for key, value in context.flatten().items()}
+    drawn = engines["jinja2"].get_template(template_name).render(page, request)
+    return mark_safe(drawn)
 
 
 @register.simple_tag

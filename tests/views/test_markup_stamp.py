@@ -90,7 +90,7 @@ def test_the_stamp_covers_everything_the_tagged_partial_is_drawn_from(
     drawn_from = _drawn_from(response)
     if not room:
         assert CARD_ROWS in drawn_from
-    assert any(path.name == ("waiting.html" if room else "play.html") for path in drawn_from)
+    assert any(path.name == ("waiting.html" if room else "game.html") for path in drawn_from)
     stamp = _tag()
     unstamped = {
         path.relative_to(ROOT).as_posix()
