@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -13,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 
 from games import rules, strategy
 from games.home.selectors import GameSummary
@@ -76,7 +76,8 @@ class OpenLine:
     boxes_filled: int
     rounds: int
     score: int
-    updated_at: datetime
+    ago: str
+    """How long since it last moved, in Django's words ("3 minutes")."""
 
 
 def open_rows(items: Sequence[GameSummary]) -> list[OpenLine]:
@@ -90,7 +91,7 @@ def open_rows(items: Sequence[GameSummary]) -> list[OpenLine]:
             boxes_filled=item.boxes_filled,
             rounds=item.rounds,
             score=item.score,
-            updated_at=item.updated_at,
+            ago=timesince(item.updated_at),
         )
         for item in items
     ]

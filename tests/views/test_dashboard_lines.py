@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from django.template import engines
 from django.urls import reverse
 from django.utils import timezone
 
 from games.home.presenters import finished_rows, open_rows
 from games.home.selectors import GameSummary
 from games.models import Seat
+from games.templatetags.jinja import jinja_each
 from tests.factories import finished_game, page_text
 
 WHEN = datetime(2026, 3, 7, 23, 30, tzinfo=UTC)
@@ -35,7 +35,8 @@ def summary(**fields) -> GameSummary:
 
 
 def render(name: str, lines: list) -> str:
-    return engines["jinja2"].get_template(name).render({"lines": lines})
+    """The lines as the dashboard draws them: the line's template for each."""
+    return jinja_each(name, lines, each="line")
 
 
 def text(html: str) -> list[str]:
@@ -45,7 +46,7 @@ def text(html: str) -> list[str]:
 
 def test_a_game_in_progress_says_whose_turn_and_how_far() -> None:
     html = render(
-        "games/home/open_lines.html",
+        "games/home/open_line.html",
         open_rows(
             [
                 summary(),
@@ -66,19 +67,19 @@ def test_a_game_in_progress_says_whose_turn_and_how_far() -> None:
 
 
 def test_an_open_line_is_laid_out_as_the_list_styles_it() -> None:
-    html = render("games/home/open_lines.html", open_rows([summary()]))
+    html = render("games/home/open_line.html", open_rows([summary()]))
 
     assert html == (
         '<li class="game-item">\n<a class="game-link" href="/play/41/">\n'
         '<span class="game-item-title">Resume Classic Yahtzee</span>\n'
         '<span class="game-item-meta">4 of 13 boxes filled · 57 points · 3\xa0minutes ago</span>\n'
-        "</a>\n</li>\n"
+        "</a>\n</li>"
     )
 
 
 def test_a_game_that_is_over_shows_its_date_score_and_analysis() -> None:
     html = render(
-        "games/home/finished_lines.html",
+        "games/home/finished_line.html",
         finished_rows(
             [
                 summary(status="finished", finished_at=WHEN, score=251, position=2),
@@ -92,15 +93,15 @@ def test_a_game_that_is_over_shows_its_date_score_and_analysis() -> None:
     assert html == (
         '<tr>\n<td><a href="/play/41/">Classic Yahtzee</a> · '
         '<a href="/play/41/analysis/2/">analysis</a></td>\n'
-        '<td>7 Mar 2026</td>\n<td class="num">251</td>\n</tr>\n'
+        '<td>7 Mar 2026</td>\n<td class="num">251</td>\n</tr>'
         '<tr>\n<td><a href="/play/44/">Classic Yahtzee</a> <span class="tag">abandoned</span>'
-        '</td>\n<td>6 Mar 2026</td>\n<td class="num">—</td>\n</tr>\n'
+        '</td>\n<td>6 Mar 2026</td>\n<td class="num">—</td>\n</tr>'
     )
 
 
 def test_no_games_no_lines() -> None:
-    assert render("games/home/open_lines.html", []) == ""
-    assert render("games/home/finished_lines.html", []) == ""
+    assert render("games/home/open_line.html", []) == ""
+    assert render("games/home/finished_line.html", []) == ""
 
 
 def test_the_dashboard_and_the_players_page_list_the_same_finished_game(
