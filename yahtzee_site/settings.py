@@ -240,8 +240,10 @@ GAME_VERSIONS_IN_CACHE = bool(redis_url)
 # When each player's page of a game last checked for news (``games.play.live.saw_page``): the
 # turn mail goes only to a player with no page open. Every worker must see it, so without
 # Redis it is kept in files on this machine (written at most every few seconds per page).
+# With Redis it is the shared cache itself (its keys are its own), so the update check reads it
+# in the same round trip as the game's version.
 CACHES["presence"] = (
-    {**CACHES["default"], "KEY_PREFIX": "presence"}
+    CACHES["default"]
     if redis_url
     else {
         "BACKEND": "yahtzee_site.presence_cache.PresenceFileCache",

@@ -44,15 +44,22 @@ def _seen_key(game_id: int, user_id: int) -> str:
     return f"page-seen:{game_id}:{user_id}"
 
 
-def saw_page(*, game_id: int, user_id: int, now: float | None = None) -> None:
+_UNREAD = object()
+
+
+def saw_page(
+    *, game_id: int, user_id: int, now: float | None = None, last: object = _UNREAD
+) -> None:
     """``user_id``'s page of the game has just checked for news (or been drawn, or acted).
 
-    Kept in the ``presence`` cache, shared by every worker: no query, one cache read, and a
-    write only when the last one is ``_SEEN_EVERY`` seconds old.
+    Kept in the ``presence`` cache, shared by every worker: no query, one cache read (none when
+    the update check read it already: ``last``), and a write only when the last one is
+    ``_SEEN_EVERY`` seconds old.
     """
     now = time.time() if now is None else now
     seen, key = caches["presence"], _seen_key(game_id, user_id)
-    last = seen.get(key)
+    if last is _UNREAD:
+        last = seen.get(key)
     if not isinstance(last, float | int) or now - last >= _SEEN_EVERY:
         seen.set(key, now, timeout=PAGE_OPEN_FOR + _SEEN_EVERY)
 
@@ -78,6 +85,9 @@ class Revalidation(NamedTuple):
 
     version: int
     credentials: str
+    seen: object = _UNREAD
+    """When the viewer's page last checked (``saw_page``), where it was read in the same round
+    trip: where the presence cache is the shared cache itself (Redis)."""
 
 
 def revalidation(*, game_id: int, user_id: int) -> Revalidation | None:
@@ -90,9 +100,14 @@ def revalidation(*, game_id: int, user_id: int) -> Revalidation | None:
     """
     shared = settings.GAME_VERSIONS_IN_CACHE
     version_key, stamp_key = _key(game_id), credentials.key(user_id)
-    found = shared_cache.get_many([version_key, stamp_key]) if shared else {}
+    # Where the presence cache is the shared cache itself (Redis), the page's last check is
+    # read in the same round trip.
+    presence = settings.CACHES.get("presence") == settings.CACHES["default"]
+    keys = [version_key, stamp_key, *([_seen_key(game_id, user_id)] if presence else [])]
+    found = shared_cache.get_many(keys) if shared else {}
     if version_key in found and stamp_key in found:
-        return Revalidation(int(found[version_key]), str(found[stamp_key]))
+        seen = found.get(keys[-1]) if presence else _UNREAD
+        return Revalidation(int(found[version_key]), str(found[stamp_key]), seen)
     stored = _stored(game_id=game_id, user_id=user_id)
     if stored is not None and shared:
         if version_key not in found:

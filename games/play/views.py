@@ -200,7 +200,7 @@ def _not_modified(request: HtmxRequest, game_id: int) -> HttpResponseNotModified
     if not constant_time_compare(session_hash, found.credentials):
         return None
     # The page is open: the turn mail is not sent to a player watching the game.
-    live.saw_page(game_id=game_id, user_id=user_id)
+    live.saw_page(game_id=game_id, user_id=user_id, last=found.seen)
     ours = _etag(request, game_id=game_id, version=found.version, user_id=user_id)
     # Weak comparison (RFC 9110): compression on the way out marks the tag weak ("W/").
     if ours not in {tag.removeprefix("W/") for tag in parse_etags(asked)}:

@@ -331,3 +331,42 @@ def test_a_lost_credential_stamp_costs_one_query_and_is_kept_again(
         assert fetch(session, game, etag).status_code == 304
     with django_assert_num_queries(0):
         assert fetch(session, game, etag).status_code == 304
+
+
+def test_where_the_presence_cache_is_the_shared_cache_a_304_reads_it_once(
+    settings, player, game, django_assert_num_queries, monkeypatch
+) -> None:
+    # With Redis the pages' presence (for the turn mail) lives in the shared cache itself: the
+    # update check reads it with the game's version, not in a round trip of its own.
+    from django.core.cache import caches
+
+    settings.CACHES = {**settings.CACHES, "presence": settings.CACHES["default"]}
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.GAME_VERSIONS_IN_CACHE = True
+    session = client_for(player)
+    etag = _checked_once(session, game)
+    fetch(session, game, etag)  # the page's check is written down (at most every 10 s)
+    reads: list[str] = []
+    inside: list[str] = []
+    for alias in ("default", "presence"):
+        shared = caches[alias]
+        for method in ("get", "get_many", "add", "set", "set_many", "delete", "touch"):
+            real = getattr(shared, method)
+
+            def counted(*args, _real=real, _method=method, **kwargs):
+                if not inside:
+                    reads.append(_method)
+                inside.append(_method)
+                try:
+                    return _real(*args, **kwargs)
+                finally:
+                    inside.pop()
+
+            monkeypatch.setattr(shared, method, counted)
+
+    with django_assert_num_queries(0):
+        response = fetch(session, game, etag)
+
+    assert response.status_code == 304
+    assert reads == ["get", "get_many"]
+    assert live.page_open(game_id=game.pk, user_id=player.pk)
