@@ -45,6 +45,12 @@ _SPELLED_OUT = {"Sm. Straight": "Small Straight", "Lg. Straight": "Large Straigh
 # --- Whether a change passed the turn (inside the action's transaction) ----------------------
 
 
+def mails_turns(game: Game) -> bool:
+    """Whether ``game`` is one whose turns may be mailed (a long turn limit): only its pages'
+    presence is worth writing down."""
+    return (game.turn_limit or 0) >= MIN_TURN_LIMIT
+
+
 def after_save(
     game: Game,
     seats: Sequence[Seat],
@@ -56,7 +62,7 @@ def after_save(
     position = after.on_turn
     if position is None or (before is not None and before.on_turn == position):
         return
-    if (game.turn_limit or 0) < MIN_TURN_LIMIT:
+    if not mails_turns(game):
         return
     seat = seats[position]
     accounts = {s.user_id for s in seats if s.user_id is not None}

@@ -38,7 +38,7 @@ from games import rules
 from games.errors import ERROR_STATUS, BadInput, GameNotFound, status_for
 from games.models import GameStatus
 from games.play import actions as play
-from games.play import live
+from games.play import live, turn_mail
 from games.play.presenters import game_context, game_urls, hint_context
 from games.play.selectors import has_moves, recent_moves
 from games.scores.selectors import high_score_entries
@@ -60,8 +60,6 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
 
     @wraps(action)
     def view(request: AuthedRequest, game_id: int) -> HttpResponse:
-        # The player acting has the game in front of them: no turn mail for them now.
-        live.saw_page(game_id=game_id, user_id=request.user.pk)
         try:
             result = action(request, game_id)
         except GameNotFound as exc:
@@ -71,6 +69,9 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
             return render_game(request, seated, message=str(exc), status=status_for(exc))
         if isinstance(result, HttpResponse):
             return result
+        # The player acting has the game in front of them: no turn mail for them now.
+        if turn_mail.mails_turns(result.game):
+            live.saw_page(game_id=game_id, user_id=request.user.pk)
         if request.htmx:
             return render_game(request, result)
         return redirect("games:play", game_id=game_id)
@@ -159,7 +160,8 @@ def game_page(request: HtmxRequest, game_id: int) -> HttpResponseBase:
 @login_required
 def _game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     seated = seated_or_404(game_id, request.user)
-    live.saw_page(game_id=game_id, user_id=request.user.pk)
+    if turn_mail.mails_turns(seated.game):
+        live.saw_page(game_id=game_id, user_id=request.user.pk)
     if seated.game.status == GameStatus.WAITING:
         response = room_views.render_room(request, seated)
     else:

@@ -371,3 +371,15 @@ def test_a_mail_that_breaks_never_turns_the_move_into_an_error(
     game.refresh_from_db()
     assert len(callbacks) == 1  # the mail was asked for, and failed
     assert response.status_code == 302 and game.current_seat == 1
+
+
+def test_a_move_marks_the_movers_page_open_only_where_turns_are_mailed(player, bob) -> None:
+    mailed, unmailed = online(player, bob), online(player, bob, limit=None)
+    mover = client_for(player)
+
+    for game in (mailed, unmailed):
+        mover.post(reverse("games:roll", kwargs={"game_id": game.pk}), {"version": game.version})
+
+    assert live.page_open(game_id=mailed.pk, user_id=player.pk)
+    # A game without a long turn limit never mails a turn: its moves write nothing down.
+    assert not live.page_open(game_id=unmailed.pk, user_id=player.pk)
