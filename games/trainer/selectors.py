@@ -50,28 +50,39 @@ def position_of(user: User, position_id: int) -> TrainingPosition | None:
 
 
 def seats_to_harvest(user: User) -> list[Seat]:
-    """The account's latest finished Classic games played alone (``RECENT_GAMES`` of them),
-    less those whose decisions were taken already. Games with others are left out: the
-    trainer's positions are graded exactly, for a game alone."""
-    latest = (
+    """The account's latest finished Classic games (``RECENT_GAMES`` of them, newest first)
+    played alone, less those whose decisions were taken already. Games with others are left
+    out: the trainer's positions are graded exactly, as in a game alone.
+
+    Three small reads, whatever the number of games played: the latest games walk the
+    ``seat_user_turn`` index from its newest end (a finished game is never on turn), then the
+    seats of those games and their harvests are counted."""
+    latest = list(
         Seat.objects.filter(
             user=user,
             game_over=True,
             game__status=GameStatus.FINISHED,
             game__kind=rules.CLASSIC.key,
         )
-        .annotate(players=Count("game__seats"))
-        .filter(players=1)
-        .order_by("-game__finished_at", "-game_id")
+        .order_by("-on_turn", "-game_id")
         .select_related("game")[:RECENT_GAMES]
     )
-    seats = list(latest)
+    if not latest:
+        return []
+    games = [seat.game_id for seat in latest]
+    players = dict(
+        Seat.objects.filter(game_id__in=games)
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("id"))
+        .values_list("game_id", "n")
+    )
     taken = set(
-        TrainerHarvest.objects.filter(seat__in=[s.pk for s in seats]).values_list(
+        TrainerHarvest.objects.filter(seat__in=[s.pk for s in latest]).values_list(
             "seat_id", flat=True
         )
     )
-    return [seat for seat in seats if seat.pk not in taken]
+    return [s for s in latest if players.get(s.game_id) == 1 and s.pk not in taken]
 
 
 @dataclass(frozen=True)

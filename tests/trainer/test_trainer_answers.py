@@ -265,3 +265,21 @@ def test_the_dashboard_and_the_menu_lead_to_the_trainer(alice_client) -> None:
     page = alice_client.get(reverse("games:dashboard"))
 
     assert page.text.count(f'href="{TRAIN}"') == 2
+
+
+def test_the_page_reads_a_few_rows_however_many_games_were_played(
+    alice_client, player, django_assert_max_num_queries
+) -> None:
+    """Once each game has given its positions, a visit reads the session, the account, the
+    position due, the latest games (three reads, ``seat_user_turn``), the next position and
+    where the training stands."""
+    from tests.trainer.trainer_support import finished_game, one_roll_turns
+
+    for _ in range(3):
+        finished_game(player, one_roll_turns(("chance",)))
+    alice_client.get(TRAIN)  # takes the games' mistakes, once
+
+    with django_assert_max_num_queries(10):
+        page = alice_client.get(TRAIN)
+
+    assert page.context["row"].source == "own"
