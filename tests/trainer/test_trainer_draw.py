@@ -93,6 +93,24 @@ def test_own_mistakes_come_first_costliest_first_then_the_set(player) -> None:
     assert after.key == f"set:{instructive.SET[0].slug}"
 
 
+def test_decisions_that_cost_less_than_the_threshold_are_not_trained(player, monkeypatch) -> None:
+    """With the threshold at 5 points: the last turn's hold (4.8) and box (4.5) stay out, as
+    does the best choice (five 6s in YAHTZEE); the eleven dearer choices are trained."""
+    monkeypatch.setattr(services, "COSTLY", 5.0)
+    monkeypatch.setattr(services, "PER_GAME", 100)
+    turns = one_roll_turns(("yahtzee",))
+    turns[-1] = ([(1, 2, 3, 4, 6), (1, 2, 3, 4, 5)], [(True, True, True, True, False)], "chance")
+    game = finished_game(player, turns)
+    losses = sorted(d.loss for d in costly(game.seats.get()))
+    assert [round(x, 1) for x in losses[:3]] == [4.5, 4.8, 5.4]
+
+    services.harvest(user=player, now=MONDAY_EVENING)
+
+    trained = TrainingPosition.objects.filter(user=player, source=Source.OWN)
+    assert sorted(trained.values_list("cost", flat=True)) == pytest.approx(losses[2:])
+    assert trained.count() == 11
+
+
 def test_own_mistakes_of_several_games_come_costliest_first(player) -> None:
     """Five 6s scored in YAHTZEE (the best) leaves smaller mistakes than in Chance."""
     cheap = finished_game(player, one_roll_turns(("yahtzee",)))
