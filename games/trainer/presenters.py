@@ -71,8 +71,8 @@ def verdict(
     best, yours = decision.best, decision.choice
     best_words = _lower_first(best.description)
     sentence = f"Best: {best_words} — expect {best.expected:.1f}."
-    if decision.is_best and yours.action == best.action:
-        sentence += " Yours: the same."
+    if decision.is_best and (yours.action == best.action or yours.description == best.description):
+        sentence += " Yours: the same."  # the other of two equal dice is the same choice
     elif decision.is_best:
         sentence += f" Yours: {_lower_first(yours.description)} — just as good."
     else:

@@ -129,6 +129,36 @@ def test_a_worse_hold_says_what_it_cost(alice_client) -> None:
     assert f"−{loss:.1f} expected points" in page_text(verdict)
 
 
+def test_holding_the_other_of_two_equal_dice_is_the_same_choice(alice_client, player) -> None:
+    item = instructive.BY_SLUG["straights-two-twos-and-a-run"]  # 2 2 3 4 5: hold 2, 3, 4, 5
+    row = TrainingPosition.objects.create(
+        user=player, key=f"set:{item.slug}", source="set", position=item.position.to_json(),
+        due_at=NOW,
+    )  # fmt: skip
+    assert shown(alice_client).pk == row.pk
+    assert ranked(item)[0].action == strategy.RollDice((True, False, True, True, True))
+
+    page = alice_client.post(answer_url(row), {"roll": "1", "held": ["1", "2", "3", "4"]})
+
+    text = page_text(alice_client.get(page.headers["Location"]))
+    assert "Best: hold 2, 3, 4 and 5 — expect" in text and "Yours: the same." in text
+    row.refresh_from_db()
+    assert (row.right, row.wrong) == (1, 0)
+
+
+def test_nothing_to_train_says_when_the_next_position_comes_back(alice_client, monkeypatch) -> None:
+    monkeypatch.setattr(instructive, "SET", instructive.SET[:1])
+    alice_client.post(answer_url(shown(alice_client)), {"box": "four_of_a_kind"})
+
+    page = alice_client.get(TRAIN)
+
+    assert page.status_code == 200 and page.context["row"] is None
+    assert (
+        "Nothing to train right now You have answered every position there is for now. "
+        "1 position you missed comes back later, the first tomorrow ." in page_text(page)
+    )
+
+
 def test_the_running_score_counts_tries_best_choices_and_points_lost(alice_client) -> None:
     options = ranked(instructive.SET[0])
     lost = options[0].expected - option(options, "Score 23 in 4 of a Kind").expected
