@@ -378,5 +378,7 @@ class TurnMail(models.Model):
         return f"Turn {self.turn} mail, seat {self.seat_id} of game {self.game_id}"
 
 
-# The daily challenge's models live in their feature's room, registered with this app.
-import games.daily.models  # noqa: E402, F401
+# The daily challenge's and the trainer's models live in their features' rooms, registered
+# with this app.
+import games.daily.models  # noqa: E402
+import games.trainer.models  # noqa: E402, F401

@@ -1,4 +1,4 @@
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from games.home import views as home
 from games.play import views as play
@@ -14,6 +14,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", home.dashboard, name="dashboard"),
+    path("train/", include("games.trainer.urls")),
     path("new/", tables.new_game, name="new"),
     path("lobby/", tables.lobby, name="lobby"),
     path("join/<str:token>/", tables.join, name="join"),
