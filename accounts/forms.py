@@ -185,28 +185,21 @@ class OptionsForm(forms.ModelForm[User]):
         required=False,
         help_text="No turn e-mail reaches you between 22:00 and 08:00 here: it waits for 08:00.",
     )
+    # Checked in clean_coach_threshold, so a value wrong in several ways gets one message.
     coach_threshold = forms.DecimalField(
         label="The coach speaks from",
         required=False,  # a form sent without the field keeps the account's (clean_…)
-        min_value=COACH_THRESHOLD_MIN,
-        max_value=COACH_THRESHOLD_MAX,
-        max_digits=3,
-        decimal_places=1,
         help_text=f"expected points lost ({COACH_THRESHOLD_MIN} to {COACH_THRESHOLD_MAX:.0f}): "
         "smaller choices pass in silence.",
-        error_messages={
-            code: COACH_THRESHOLD_WRONG
-            for code in (
-                "required",
-                "invalid",
-                "min_value",
-                "max_value",
-                "max_digits",
-                "max_decimal_places",
-                "max_whole_digits",
-            )
-        },
-        widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
+        error_messages={"invalid": COACH_THRESHOLD_WRONG},
+        widget=forms.NumberInput(
+            attrs={
+                "min": str(COACH_THRESHOLD_MIN),
+                "max": f"{COACH_THRESHOLD_MAX:.0f}",
+                "step": "0.1",
+                "inputmode": "decimal",
+            }
+        ),
     )
 
     class Meta:
@@ -233,10 +226,10 @@ class OptionsForm(forms.ModelForm[User]):
             "sound": "A short rattle made in your browser when the dice roll.",
             "animation": "Dice tumble when rolled. Off also when your device asks for less motion.",
             "confirm_zero": "Ask before entering a zero in a box.",
-            "coach": "After a choice of yours that gave away expected points, a short note "
-            "beside the card says what was better, with the best choices a tap away. Never "
-            "before you choose, and never in the daily challenge (no help there). Games played "
-            "with the coach are marked “coach” in the high scores, as games with hints are.",
+            "coach": "After a choice that gave away expected points, a short note beside the "
+            "card says what was better. Never before you choose, and never in the daily "
+            "challenge (no help there). Games played with the coach are marked “coach” in the "
+            "high scores, as games with hints are.",
             "turn_mail": "In an online game with a turn limit of an hour or more, one short "
             "e-mail when it becomes your turn and the game is not open on your screen.",
         }
@@ -249,11 +242,14 @@ class OptionsForm(forms.ModelForm[User]):
 
     def clean_coach_threshold(self) -> Decimal:
         value: Decimal | None = self.cleaned_data["coach_threshold"]
-        if value is not None:
-            return value
-        if self.add_prefix("coach_threshold") in self.data:  # sent, but blank
-            raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="required")
-        return self.instance.coach_threshold  # not sent (a page from before the coach)
+        if value is None:
+            if self.add_prefix("coach_threshold") in self.data:  # sent, but blank
+                raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="required")
+            return self.instance.coach_threshold  # not sent (a page from before the coach)
+        in_tenths = value * 10 == (value * 10).to_integral_value()
+        if not (COACH_THRESHOLD_MIN <= value <= COACH_THRESHOLD_MAX and in_tenths):
+            raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="out_of_range")
+        return value.quantize(Decimal("0.1"))
 
     def clean_felt_color(self) -> str:
         value = str(self.cleaned_data["felt_color"]).strip().lower()

@@ -42,7 +42,7 @@ def test_the_coach_is_turned_on_with_its_threshold(client, player) -> None:
     assert (player.coach, player.coach_threshold) == (True, Decimal("1.5"))
 
 
-@pytest.mark.parametrize("value", ["0", "0.05", "10.1", "-1", "lots", "0.25", ""])
+@pytest.mark.parametrize("value", ["0", "0.05", "10.1", "-1", "lots", "0.25", "NaN", ""])
 def test_a_threshold_it_cannot_use_is_refused_and_changes_nothing(client, player, value) -> None:
     client.force_login(player)
 
@@ -54,7 +54,9 @@ def test_a_threshold_it_cannot_use_is_refused_and_changes_nothing(client, player
 
     player.refresh_from_db()
     assert response.status_code == 400
-    assert COACH_THRESHOLD_WRONG in page_text(response)
+    text = page_text(response)
+    assert text.count(COACH_THRESHOLD_WRONG) == 2  # once at the top, once at the field
+    assert "The coach speaks from: " + COACH_THRESHOLD_WRONG in text  # the top's link
     assert COACH_THRESHOLD_WRONG == (
         "Enter the points the coach speaks from: a number from 0.1 to 10, in tenths, like 0.5."
     )
