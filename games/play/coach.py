@@ -5,7 +5,8 @@ A player who turns the coach on (Options) has each decision of theirs set beside
 re-roll, and the box scored. A choice that gave away at least their threshold of expected
 points leaves a short note beside the card ("Holding 5 5 was worth 2.1 more than 5 5 6."), with
 the position's best choices one tap away; a best or close choice passes in silence. The note
-stays until the player's next move (a roll or a box; an undo takes it down with the box).
+stays until the next decision at the player's screen (a turn's first roll decides nothing; an
+undo takes it down with the box it takes back).
 
 The coach is the account's: it grades the account's own seat only, never the guests who play
 at its screen (other people, who did not ask for it) nor the computer, and never in the daily
@@ -16,7 +17,7 @@ and the note says so.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from accounts.models import User
 from games import advice, rules, store, strategy
@@ -33,44 +34,48 @@ def review(
     table: SeatedGame, before: rules.Match, action: rules.Action, user: User
 ) -> store.Coaching | None:
     """What the coach makes of ``action``, which ``user`` has just played on ``before``: a note
-    for their seat (or none, the last one taken down), or ``None`` when nothing changes."""
-    if not isinstance(action, actions.Roll | actions.Score | actions.Undo):
-        return None  # holding dice decides nothing yet; leaving or skipping is no play
+    for their seat (or none, the last one taken down), or ``None`` when nothing changes.
+
+    A decision made at the account's screen (theirs, graded; a guest's, not) replaces the
+    note, as an undo does (it takes the decision back); a turn's first roll decides nothing and
+    leaves it, as holding dice does."""
+    if not _decides(action, before):
+        return None
     position = table.position_of(user)
     if position is None:
         return None
-    seat = table.seats[position]
     coached = (
         user.coach
         and table.game.challenge_day is None
         and before.on_turn == position  # their own move, not a guest's at their screen
-        and not isinstance(action, actions.Undo)
     )
-    decision = _decision(before, position, action) if coached else None
-    if decision is None:  # no decision of theirs graded: an older note comes down
-        return store.Coaching(position, None) if seat.coach_note else None
+    if not coached or isinstance(action, actions.Undo):
+        return store.Coaching(position, None) if table.seats[position].coach_note else None
+    sheet, turn = before.sheets[position], before.turn
+    advisor = advice.advisor()
+    ranked = advisor.options(sheet, turn)  # once: for the grading and for the note
+    decision = strategy.grade(advisor, sheet, turn, _choice(action, turn), ranked=ranked)
     note = None
     if decision.loss >= float(user.coach_threshold):
         exact = before.kind is rules.CLASSIC and before.seats == 1
-        ranked = advice.advisor().options(decision.sheet, before.turn)
         note = note_of(decision, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
     return store.Coaching(position, note, graded=True)
 
 
-def _decision(
-    before: rules.Match, position: int, action: actions.Roll | actions.Score | actions.Undo
-) -> strategy.Decision | None:
-    """The decision ``action`` made on ``before``, graded; ``None`` for a turn's first roll,
-    which decides nothing."""
-    turn = before.turn
-    choice: strategy.RollDice | strategy.ScoreBox
+def _decides(
+    action: rules.Action, before: rules.Match
+) -> TypeGuard[actions.Roll | actions.Score | actions.Undo]:
+    """Whether ``action`` is a decision (a box, or dice held for a re-roll) or takes one back."""
+    if isinstance(action, actions.Roll):
+        return before.turn.dice is not None
+    return isinstance(action, actions.Score | actions.Undo)
+
+
+def _choice(action: actions.Roll | actions.Score, turn: rules.Turn) -> strategy.Action:
+    """The decision ``action`` makes on ``turn``: a box, or the dice held for the re-roll."""
     if isinstance(action, actions.Score):
-        choice = strategy.ScoreBox(action.column, rules.Box(action.box))
-    elif isinstance(action, actions.Roll) and turn.dice is not None:
-        choice = strategy.RollDice(tuple(action.held) if action.held is not None else turn.held)
-    else:
-        return None
-    return strategy.grade(advice.advisor(), before.sheets[position], turn, choice)
+        return strategy.ScoreBox(action.column, rules.Box(action.box))
+    return strategy.RollDice(tuple(action.held) if action.held is not None else turn.held)
 
 
 # --- The note, as it is kept on the seat (plain data: the page lays it out) ----------------
@@ -173,11 +178,17 @@ def shown(seated: SeatedGame, viewer: User) -> dict[str, Any] | None:
         "roll": note["roll"],
         "tray": list(zip(dice, note["held"], strict=True)),
         "dice_label": _dice_label(dice, note["held"]),
-        "best": [option | {"tray": _tray(dice, option["held"])} for option in note["best"]],
-        "yours": note["yours"],
+        "best": [_option(option, dice) for option in note["best"]],
+        "yours": _option(note["yours"], dice) if note["yours"] else None,
         "exact": note["exact"],
         "estimate": "" if note["exact"] else ESTIMATE,
     }
+
+
+def _option(option: dict[str, Any], dice: list[int]) -> dict[str, Any]:
+    """A choice as "Show" lists it: its words, its expected final score to one decimal, and
+    the dice it holds."""
+    return option | {"expected": f"{option['expected']:.1f}", "tray": _tray(dice, option["held"])}
 
 
 def _tray(dice: list[int], held: list[bool] | None) -> list[tuple[int, bool]]:

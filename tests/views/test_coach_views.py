@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import advice, rules
+from games import advice, rules, store, strategy
 from games.daily import services as daily
 from games.models import Game, Score, Seat
 from games.play import actions as play
@@ -191,13 +191,22 @@ def test_the_daily_challenge_is_never_coached(coached) -> None:
     assert (seat.coached, seat.coach_note) == (False, None)
 
 
-def test_the_next_move_takes_the_note_down(alice_client, coached, game, next_dice) -> None:
+def test_the_note_stays_until_the_next_decision_which_takes_it_down(
+    alice_client, coached, game, next_dice
+) -> None:
     roll_view(alice_client, game, next_dice, 3, 3, 3, 3, 3, headers=HTMX)
     assert note(score_view(alice_client, game, "threes", headers=HTMX))
-    # Still there when the page is drawn again (a reload, another device of theirs).
+    # Still there when the page is drawn again (a reload, another device of theirs), and after
+    # the next turn's first roll, which decides nothing.
     assert note(alice_client.get(reverse("games:play", args=[game.pk])))
+    assert note(roll_view(alice_client, game, next_dice, 1, 2, 4, 5, 6, headers=HTMX))
+    match = store.load(game_id=game.pk, user=coached).match()
+    best = advice.advisor().options(match.sheets[0], match.turn)[0].action
+    assert isinstance(best, strategy.RollDice)  # a straight to draw to: a hold
+    held = [i for i, kept in enumerate(best.held) if kept]
+    thrown = [6] * (rules.DICE_COUNT - len(held))
 
-    answer = roll_view(alice_client, game, next_dice, 1, 2, 4, 5, 6, headers=HTMX)
+    answer = roll_view(alice_client, game, next_dice, *thrown, held=held, headers=HTMX)
 
     assert note(answer) == "" and Seat.objects.get().coach_note is None
 
@@ -266,15 +275,16 @@ def test_triple_names_the_column_and_says_it_is_an_estimate(
 
 def test_a_guest_at_the_host_s_screen_is_not_coached(alice_client, coached, next_dice) -> None:
     game = services.start_game(owner=coached, guests=["Ann"])
-    roll_view(alice_client, game, next_dice, 1, 2, 3, 4, 6, headers=HTMX)
-    score_view(alice_client, game, "chance", headers=HTMX)  # the host's turn: graded, quiet
     roll_view(alice_client, game, next_dice, 3, 3, 3, 3, 3, headers=HTMX)
+    assert note(score_view(alice_client, game, "threes", headers=HTMX))  # the host's own
+    assert note(roll_view(alice_client, game, next_dice, 3, 3, 3, 3, 3, headers=HTMX))
 
     answer = score_view(alice_client, game, "threes", headers=HTMX)  # Ann's costly choice
 
-    assert note(answer) == ""
+    assert note(answer) == ""  # not graded; the host's note went with this decision
     host, ann = Seat.objects.filter(game=game).order_by("position")
-    assert (host.coached, ann.coached, ann.coach_note) == (True, False, None)
+    assert (host.coached, host.coach_note) == (True, None)
+    assert (ann.coached, ann.coach_note) == (False, None)
 
 
 def test_a_coached_game_is_marked_in_the_top_ten_and_its_last_note_shown_at_the_end(
