@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.contrib.auth.forms import (
 )
 
 from accounts.display_names import is_reserved, skeleton
-from accounts.models import User
+from accounts.models import COACH_THRESHOLD_MAX, COACH_THRESHOLD_MIN, User
 
 DISPLAY_NAME_HELP = "Shown to other players and in the high scores. Up to 30 characters."
 DISPLAY_NAME_REQUIRED = "Enter a display name — it is what other players see."
@@ -170,13 +171,35 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [("", "Not set (mail at any hour)"), ("UTC", "UTC"), *named]
 
 
+COACH_THRESHOLD_WRONG = (
+    f"Enter the points the coach speaks from: a number from {COACH_THRESHOLD_MIN} to "
+    f"{COACH_THRESHOLD_MAX:.0f}, in tenths, like 0.5."
+)
+
+
 class OptionsForm(forms.ModelForm[User]):
-    """The options page: how the table, the dice and the game feel, and the turn mail."""
+    """The options page: how the table, the dice and the game feel, the coach, the turn mail."""
 
     time_zone = forms.ChoiceField(
         label="Your time zone",
         required=False,
         help_text="No turn e-mail reaches you between 22:00 and 08:00 here: it waits for 08:00.",
+    )
+    # Checked in clean_coach_threshold, so a value wrong in several ways gets one message.
+    coach_threshold = forms.DecimalField(
+        label="The coach speaks from",
+        required=False,  # a form sent without the field keeps the account's (clean_…)
+        help_text=f"expected points lost ({COACH_THRESHOLD_MIN} to {COACH_THRESHOLD_MAX:.0f}): "
+        "smaller choices pass in silence.",
+        error_messages={"invalid": COACH_THRESHOLD_WRONG},
+        widget=forms.NumberInput(
+            attrs={
+                "min": str(COACH_THRESHOLD_MIN),
+                "max": f"{COACH_THRESHOLD_MAX:.0f}",
+                "step": "0.1",
+                "inputmode": "decimal",
+            }
+        ),
     )
 
     class Meta:
@@ -188,6 +211,8 @@ class OptionsForm(forms.ModelForm[User]):
             "sound",
             "animation",
             "confirm_zero",
+            "coach",
+            "coach_threshold",
             "turn_mail",
             "time_zone",
         )
@@ -201,6 +226,10 @@ class OptionsForm(forms.ModelForm[User]):
             "sound": "A short rattle made in your browser when the dice roll.",
             "animation": "Dice tumble when rolled. Off also when your device asks for less motion.",
             "confirm_zero": "Ask before entering a zero in a box.",
+            "coach": "After a choice that gave away expected points, a short note beside the "
+            "card says what was better. Never before you choose, and never in the daily "
+            "challenge (no help there). Games played with the coach are marked “coach” in the "
+            "high scores, as games with hints are.",
             "turn_mail": "In an online game with a turn limit of an hour or more, one short "
             "e-mail when it becomes your turn and the game is not open on your screen.",
         }
@@ -210,6 +239,17 @@ class OptionsForm(forms.ModelForm[User]):
         field = self.fields["time_zone"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = time_zone_choices()
+
+    def clean_coach_threshold(self) -> Decimal:
+        value: Decimal | None = self.cleaned_data["coach_threshold"]
+        if value is None:
+            if self.add_prefix("coach_threshold") in self.data:  # sent, but blank
+                raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="required")
+            return self.instance.coach_threshold  # not sent (a page from before the coach)
+        in_tenths = value * 10 == (value * 10).to_integral_value()
+        if not (COACH_THRESHOLD_MIN <= value <= COACH_THRESHOLD_MAX and in_tenths):
+            raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="out_of_range")
+        return value.quantize(Decimal("0.1"))
 
     def clean_felt_color(self) -> str:
         value = str(self.cleaned_data["felt_color"]).strip().lower()

@@ -7,6 +7,7 @@ kept only as a keyed hash (``accounts.licensing.serial_digest``) and their last 
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
@@ -17,6 +18,11 @@ from django.db.models.functions import Lower
 from accounts.display_names import neutral_name, skeleton
 
 TRIAL_GAMES = 5
+
+COACH_THRESHOLD_DEFAULT = Decimal("0.5")
+COACH_THRESHOLD_MIN, COACH_THRESHOLD_MAX = Decimal("0.1"), Decimal("10.0")
+"""The coach speaks after a decision that cost at least this many expected points (the range
+an account may choose, in tenths of a point)."""
 
 
 class Theme(models.TextChoices):
@@ -61,6 +67,17 @@ class User(AbstractUser):
     sound = models.BooleanField("dice sound", default=False)
     animation = models.BooleanField("dice animation", default=True)
     confirm_zero = models.BooleanField("ask before scoring a zero", default=True)
+    # The coach (games.play.coach): after a decision of this account's that cost at least
+    # ``coach_threshold`` expected points, a short note beside the card. Feedback, never a hint
+    # before the choice; a game played with it is marked, as one played with hints is.
+    coach = models.BooleanField("coach me after costly choices", default=False)
+    coach_threshold = models.DecimalField(
+        "speak from",
+        max_digits=3,
+        decimal_places=1,
+        default=COACH_THRESHOLD_DEFAULT,
+        help_text="expected points",
+    )
     # The players who last sat at this account's screen, latest first (the Mac original's list
     # of players): offered again when a game is set up, read with the user at no extra query.
     guest_names = models.JSONField(default=list, blank=True, editable=False)
@@ -93,6 +110,13 @@ class User(AbstractUser):
             ),
             models.CheckConstraint(
                 condition=Q(felt_color__regex=r"^#[0-9a-f]{6}$"), name="user_felt_color_hex"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    coach_threshold__gte=COACH_THRESHOLD_MIN,
+                    coach_threshold__lte=COACH_THRESHOLD_MAX,
+                ),
+                name="user_coach_threshold_range",
             ),
         ]
 

@@ -151,6 +151,12 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, blank=True)
     # Hints asked for in this game: a score played with hints is marked as such.
     hints = models.PositiveSmallIntegerField(default=0)
+    # The coach graded a decision of this seat's (its account had the coach on): a score
+    # played with the coach is marked as one played with hints is. Written by ``games.store``.
+    coached = models.BooleanField(default=False, db_default=False)
+    # The coach's note on this seat's latest decision, shown beside the card to its account
+    # until its next move (``games.play.coach``); ``None``: nothing to say.
+    coach_note = models.JSONField(null=True, blank=True, default=None)
     # Stored when the game finishes, so high scores never recompute cards.
     grand_total = models.IntegerField(null=True, blank=True)
 
@@ -295,6 +301,7 @@ class Score(models.Model):
     yahtzees = models.PositiveSmallIntegerField(default=0)
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
     hints = models.PositiveSmallIntegerField(default=0)
+    coached = models.BooleanField(default=False, db_default=False)  # played with the coach
     finished_at = models.DateTimeField()
     # Where the game stood in the high scores when it finished ("New high score — #3 ...").
     high_score_rank = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -281,11 +281,29 @@ def _changed(instance: Game | Seat, columns: dict[str, Any]) -> list[str]:
     return changed
 
 
-def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
+@dataclass(frozen=True)
+class Coaching:
+    """What the coach (``games.play.coach``) makes of an action, for the seat at ``position``:
+    the note to show its account now (``None``: none; an older one is taken down), and whether
+    it graded a decision of the seat's (the seat is then marked as played with the coach)."""
+
+    position: int
+    note: dict[str, Any] | None
+    graded: bool = False
+
+
+def _coach_columns(coaching: Coaching | None, position: int) -> dict[str, Any]:
+    if coaching is None or coaching.position != position:
+        return {}
+    return {"coach_note": coaching.note} | ({"coached": True} if coaching.graded else {})
+
+
+def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None) -> SeatedGame:
     """Write what ``after`` changed of the loaded game (inside the action's transaction, the
     game row locked): state columns, new events as ``Move`` rows numbered by the version each
-    made, and, when the match has just finished, each seat's result in the high scores. Every
-    open page of the game is told once the transaction commits. The table as it now stands."""
+    made, what the coach made of the action (``coaching``), and, when the match has just
+    finished, each seat's result in the high scores. Every open page of the game is told once
+    the transaction commits. The table as it now stands."""
     game, seats, before = table.game, table.seats, table.loaded
     new_events = after.log[len(before.log) :] if before is not None else after.log
     logged = [e for e in new_events if not isinstance(e, moves.NOT_KEPT)]
@@ -293,7 +311,10 @@ def save(table: SeatedGame, after: rules.Match) -> SeatedGame:
     if after.is_over and "status" in changed:
         game.finished_at = timezone.now()
         changed.append("finished_at")
-    seat_changes = [(s, _changed(s, _seat_columns(after, p, s))) for p, s in enumerate(seats)]
+    seat_changes = [
+        (s, _changed(s, _seat_columns(after, p, s) | _coach_columns(coaching, p)))
+        for p, s in enumerate(seats)
+    ]
     # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.
     shown = changed or logged or any(set(fields) - {"on_turn"} for _, fields in seat_changes)
     first_seq = game.version + 1

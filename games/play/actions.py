@@ -2,7 +2,8 @@
 
 Like boardgame.io's master: load the game (locked), check the version the player saw, say which
 seat the request speaks for, let the ``Match`` play the action (every rule is checked there, and
-nowhere else), save what it made (``store.save``, which also tells every open page). A person's
+nowhere else), let the coach grade a person's decision (``games.play.coach``: the player's
+option), save what it made (``store.save``, which also tells every open page). A person's
 move, a guest's at the host's screen, a computer's step and a throw for first alike.
 """
 
@@ -21,6 +22,7 @@ from games import advice, rules, store, strategy
 from games.daily import dice as daily_dice
 from games.errors import GameError, GameNotInProgress, StaleGame
 from games.models import GameStatus, Move, Seat
+from games.play import coach
 from games.rules import actions
 from games.store import SeatedGame
 
@@ -56,13 +58,16 @@ def act(
     action = choose(match, table.position_of(user))
     thrown = daily_dice.source_for(table.game.challenge_day, match, action)
     after = match.act(action, thrown or dice or rules.system_dice)
-    return _saved(table, after)
+    return _saved(table, after, coach.review(table, match, action, user))
 
 
-def _saved(table: SeatedGame, after: rules.Match) -> SeatedGame:
-    """``store.save``, with what the page shows of the move just made (a roll or a scoring)."""
+def _saved(
+    table: SeatedGame, after: rules.Match, coaching: store.Coaching | None = None
+) -> SeatedGame:
+    """``store.save`` (with what the coach made of the move), and what the page shows of the
+    move just made (a roll or a scoring)."""
     before = table.match()
-    saved = store.save(table, after)
+    saved = store.save(table, after, coaching)
     shown = [e for e in after.log[len(before.log) :] if isinstance(e, rules.Rolled | rules.Scored)]
     if not shown:
         return saved
@@ -149,7 +154,7 @@ def score_box(
     scoring = actions.Score(table.position_of(user), box, column)
     if confirm_zero and match.verify_score(match.seat_for(scoring.by), box, column) == 0:
         raise ZeroNeedsConfirmation(table, box, column)
-    return _saved(table, match.act(scoring))
+    return _saved(table, match.act(scoring), coach.review(table, match, scoring, user))
 
 
 @transaction.atomic

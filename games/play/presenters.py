@@ -22,6 +22,7 @@ from games.models import (
     Move,
     PlayerKind,
 )
+from games.play import coach
 from games.play.card import Scoreboard, card_rows, scoreboard, tray_dice
 from games.play.words import (
     announcement,
@@ -319,6 +320,8 @@ def game_context(
         "message": message,
         "confirm": confirm,
         "hint": hint,
+        # The coach's note on the viewer's latest decision, until their next move.
+        "coach": coach.shown(seated, viewer),
         "rematch": rematch,
         "undo": _undo(match, by),
         "hints_used": seat.hints,

@@ -47,6 +47,7 @@ def high_scores_context(top: TopTen) -> dict[str, Any]:
             "iso": row.finished_at.isoformat(),
             "yahtzees": row.yahtzees,
             "hints": row.hints,
+            "coached": row.coached,
             "mine": row.mine,
         }
         for row in top.rows

@@ -26,6 +26,7 @@ def enter_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
             yahtzees=sheet.yahtzees,
             yahtzee_bonuses=sheet.yahtzee_bonuses,
             hints=seat.hints,
+            coached=seat.coached,
             finished_at=game.finished_at,
         )
         for seat, sheet, state in zip(seats, match.sheets, match.states, strict=True)

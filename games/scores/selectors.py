@@ -115,6 +115,7 @@ class TopTenRow:
     finished_at: datetime
     yahtzees: int
     hints: int
+    coached: bool
     mine: bool
     game_id: int
     position: int  # the seat's place in its game: the address of the game's replay
@@ -153,6 +154,7 @@ def top_ten(
         "finished_at",
         "yahtzees",
         "hints",
+        "coached",
         "game_id",
         player_id=F("user__public_id"),  # joined for the ten rows only, by primary key
         position=F("seat__position"),  # likewise

@@ -138,12 +138,20 @@ def _fresh_dice(turn: Turn, dice: Dice, number: int) -> tuple[int, ...]:
 
 
 def grade(
-    advisor: Advisor, sheet: Sheet, turn: Turn, action: RollDice | ScoreBox, number: int = 0
+    advisor: Advisor,
+    sheet: Sheet,
+    turn: Turn,
+    action: RollDice | ScoreBox,
+    number: int = 0,
+    *,
+    ranked: Sequence[Option] | None = None,
 ) -> Decision:
     """One decision (``action`` on ``sheet`` with ``turn`` on the table, in turn ``number``)
-    beside the best one, with what it cost: the analysis' grading, and the coach's."""
+    beside the best one, with what it cost: the analysis' grading, and the coach's. ``ranked``:
+    the advisor's ``options`` for this position, when the caller has them already."""
     assert turn.dice is not None
-    ranked = advisor.options(sheet, turn)
+    if ranked is None:
+        ranked = advisor.options(sheet, turn)
     choice = next((o for o in ranked if o.action == action), None)
     if choice is None:  # a hold the ranking spells another way, or all five dice held
         choice = advisor.value_of(sheet, turn, action)

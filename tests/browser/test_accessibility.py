@@ -610,6 +610,17 @@ def test_player_pages_pass_axe(
     expect(page.locator('tr[data-row="m"]')).to_have_class(re.compile(r"\bis-choosing\b"))
     audit("triple-choosing")
 
+    # The coach: a costly box leaves its note beside the card, "Show" opened.
+    User.objects.filter(pk=user.pk).update(coach=True, trial_games_used=0)
+    coached_id = services.start_game(owner=user).pk
+    roll_now(coached_id, user, 3, 3, 3, 3, 3)
+    page.goto(f"{site}/play/{coached_id}/")
+    post(page, "/score/", lambda: page.keyboard.press("c"))  # Threes, with YAHTZEE open
+    page.reload()  # the note stays (and the scoring's celebration has gone)
+    page.locator("#coach-note summary").click()
+    expect(page.locator(".coach-best li").first).to_be_visible()
+    audit("game-coach-note", tab=True)
+
     for name, path in [
         ("dashboard", "/play/"),
         ("options", "/accounts/options/"),
