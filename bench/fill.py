@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.db.models import Max, Model, QuerySet
+from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 
 from accounts.models import User
@@ -124,9 +125,11 @@ def fill(*, games: int, players: int, seed: int, console: Console) -> float:
 def clear(console: Console) -> None:
     """Delete the bench accounts and their games (and only theirs)."""
     started = time.perf_counter()
-    # Rows that point at a game or a seat (moves, scores) first, then seats, then games.
-    dependants = [r.related_model for r in Game._meta.related_objects]
-    dependants.sort(key=lambda model: model is Seat)
+    # Rows that point at a game or a seat (moves, scores, shared cards) first, then seats, then
+    # games: each with the field that points, for the raw deletes below.
+    pointing = [*_pointing_at(Seat), *_pointing_at(Game)]
+    pointing.sort(key=lambda found: found[0] is Seat)
+    dependants = list(dict.fromkeys(model for model, _ in pointing))
     only_bench = not User.objects.exclude(username__startswith=PREFIX).exists()
     qn = connection.ops.quote_name
     with transaction.atomic():
@@ -142,13 +145,27 @@ def clear(console: Console) -> None:
                         cursor.execute(f"DELETE FROM {qn(name)}")
         else:
             bench_games = Game.objects.filter(owner__username__startswith=PREFIX).values("id")
+            bench_seats = Seat.objects.filter(game_id__in=bench_games).values("id")
             # Raw deletes: no signals and no cascade walk over a million rows (dependants first).
-            for model in dependants:
-                rows = model._base_manager.filter(game_id__in=bench_games)
+            for model, field in pointing:
+                within = bench_seats if field == "seat" else bench_games
+                rows = model._base_manager.filter(**{f"{field}_id__in": within})
                 rows._raw_delete(connection.alias)
             Game.objects.filter(id__in=bench_games)._raw_delete(connection.alias)
         bench_accounts().delete()
     console.line(f"  cleared earlier bench data in {time.perf_counter() - started:.1f} s")
+
+
+def _pointing_at(model: type[Model]) -> list[tuple[type[Model], str]]:
+    """Every model with a foreign key to ``model`` (those without a reverse name too), and the
+    key's name."""
+    return [
+        (relation.related_model, relation.field.name)
+        for relation in model._meta.get_fields(include_hidden=True)
+        if isinstance(relation, ForeignObjectRel)
+        and relation.related_model is not None
+        and relation.related_model is not Game  # a rematch: games go last, all at once
+    ]
 
 
 def create_users(rng: random.Random, players: int, now: datetime) -> list[int]:
