@@ -335,48 +335,7 @@ class SharedGame(models.Model):
         return f"Shared card of seat {self.seat_id}"
 
 
-class TurnMailState(models.TextChoices):
-    HELD = "held", "Held until send_after"
-    SENDING = "sending", "Being sent"
-    SENT = "sent", "Sent"
-    DROPPED = "dropped", "Not sent (no longer due)"
-
-
-class TurnMail(models.Model):
-    """The one "your turn" mail of a seat's turn (``games.play.turn_mail``): created before the
-    mail is sent, so the unique (game, seat, turn) lets one sender only, whatever retries or
-    workers try; a mail held for the night waits here for ``send_turn_mail``."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    turn = models.PositiveSmallIntegerField()
-    """The seat's turn: its boxes filled + 1, the game's round while the seat is on turn."""
-    news = models.CharField(max_length=200)
-    """What passed the turn ("Alice scored 30 in Small Straight"), as the subject says it."""
-    state = models.CharField(max_length=8, choices=TurnMailState, default=TurnMailState.HELD)
-    send_after = models.DateTimeField()
-    sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "turn"], name="turn_mail_once"),
-            models.CheckConstraint(
-                condition=Q(state__in=TurnMailState.values), name="turn_mail_state_valid"
-            ),
-        ]
-        indexes = [
-            # The command's read: the held mails now due, and only those.
-            models.Index(
-                fields=["send_after"],
-                name="turn_mail_held_due",
-                condition=Q(state="held"),
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"Turn {self.turn} mail, seat {self.seat_id} of game {self.game_id}"
-
-
-# The daily challenge's models live in their feature's room, registered with this app.
+# The models of a feature's own room live there, registered with this app: the daily
+# challenge's, and the turn mail's.
 import games.daily.models  # noqa: E402, F401
+import games.play.models  # noqa: E402, F401
