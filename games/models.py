@@ -116,6 +116,15 @@ class Game(models.Model):
         return self.status == GameStatus.IN_PROGRESS
 
 
+class Grading(models.TextChoices):
+    """How a finished card's ``Seat.accuracy`` was worked out (``games.review.grading``)."""
+
+    PENDING = "", "Not graded yet"
+    EXACT = "exact", "Exact: Classic, played alone"
+    ESTIMATE = "estimate", "The stated estimate: Triple, or a game of several"
+    NONE = "none", "None: a card not played to its end, or a log that cannot be graded"
+
+
 class Seat(models.Model):
     """A player's place in a game: who sits there, and their score card."""
 
@@ -153,11 +162,25 @@ class Seat(models.Model):
     hints = models.PositiveSmallIntegerField(default=0)
     # Stored when the game finishes, so high scores never recompute cards.
     grand_total = models.IntegerField(null=True, blank=True)
+    # Graded when the game finishes: the card's accuracy (``strategy.accuracy``), and how.
+    accuracy = models.FloatField(null=True, blank=True)
+    grading = models.CharField(
+        max_length=8, choices=Grading, blank=True, default=Grading.PENDING, db_default=""
+    )
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.CheckConstraint(
+                condition=Q(accuracy__isnull=True, grading__in=[Grading.PENDING, Grading.NONE])
+                | Q(
+                    accuracy__isnull=False,  # a check that comes out NULL would pass
+                    accuracy__range=(0, 100),
+                    grading__in=[Grading.EXACT, Grading.ESTIMATE],
+                ),
+                name="seat_accuracy_graded",
+            ),
             # One seat per account in a game (guests and computers have none): racing joins
             # through two links can never seat one account twice.
             models.UniqueConstraint(
@@ -169,6 +192,12 @@ class Seat(models.Model):
         indexes = [
             models.Index(fields=["user", "game"], name="seat_user_game"),
             models.Index(fields=["user", "game_over", "-on_turn", "-game"], name="seat_user_turn"),
+            # The finished cards still to grade (``manage.py grade_games``): none, once graded.
+            models.Index(
+                fields=["id"],
+                name="seat_ungraded",
+                condition=Q(grading="", grand_total__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -337,5 +366,5 @@ class SharedGame(models.Model):
 
 # The models of a feature's own room live there, registered with this app: the daily
 # challenge's, and the turn mail's.
-import games.daily.models  # noqa: E402, F401
+import games.daily.models  # noqa: E402
 import games.play.models  # noqa: E402, F401

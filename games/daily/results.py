@@ -19,18 +19,11 @@ def reference_score() -> float:
 
 
 def enter_result(game: Game, seat: Seat) -> None:
-    """Write the attempt's total and accuracy (the game has finished; its moves are logged)."""
-    # Imported here: the analysis reads the log through the store, which calls this function.
-    from games.review.selectors import NoRecord, game_record
-
-    graded: float | None
-    try:
-        graded = strategy.analyse(advice.advisor(), game_record(seat)).accuracy
-    except (NoRecord, strategy.RecordError):
-        graded = None
+    """Write the attempt's total and accuracy (the game has finished, and its card is graded:
+    the accuracy is the seat's own, ``games.review.grading``, not worked out again)."""
     assert game.challenge_day is not None and seat.grand_total is not None
     entered = DailyAttempt.objects.filter(game=game).update(
-        grand_total=seat.grand_total, accuracy=graded, finished_at=game.finished_at
+        grand_total=seat.grand_total, accuracy=seat.accuracy, finished_at=game.finished_at
     )
     if entered:
         count_total(game.challenge_day, seat.grand_total)
