@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from html.parser import HTMLParser
 from typing import Any
@@ -167,19 +167,27 @@ def page_text(page: Any) -> str:
     return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
 
 
-def play_out(game: Game, user: User, *, bot: str = "perfect", seed: int = 0) -> store.SeatedGame:
-    """Play ``game`` to its end through the door every move takes: the seats ``user`` plays
-    (their own, their guests') as the computer player ``bot`` would, on seeded dice; the
-    computer players' seats their own steps. The table as the game ended."""
+def play_out(
+    game: Game,
+    user: User,
+    *,
+    bot: str = "perfect",
+    seed: int = 0,
+    until: Callable[[rules.Match], bool] = lambda match: False,
+) -> store.SeatedGame:
+    """Play ``game`` to its end (or until ``until`` says so of its match) through the door
+    every move takes: the seats ``user`` plays (their own, their guests') as the computer
+    player ``bot`` would, on seeded dice; the computer players' seats step by step. The table
+    as it then stands."""
     rng = random.Random(seed)
     dice = strategy.seeded_dice(random.Random(f"dice-{seed}"))
     while True:
         table = store.load(game_id=game.pk, user=user)
         match, version = table.match(), table.game.version
-        if table.game.status != GameStatus.IN_PROGRESS:
+        if table.game.status != GameStatus.IN_PROGRESS or until(match):
             return table
         if match.computer_on_turn:
-            play.play_computer(game_id=game.pk, user=user, version=version, to_the_end=True)
+            play.play_computer(game_id=game.pk, user=user, version=version)
             continue
         seat, by = match.on_turn, table.position_of(user)  # a guest's moves are the host's
         assert seat is not None

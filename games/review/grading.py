@@ -108,13 +108,8 @@ def grade_all_pending(*, progress: Callable[[int, int], None] | None = None) -> 
     transaction, its row locked: a page or another run grading it at the same time finds it
     graded and leaves it. Found through the ``seat_ungraded`` index, which holds only those
     cards: a run with nothing to do reads nothing else. ``progress(done, total)`` after each."""
-    game_ids = sorted(
-        set(
-            Seat.objects.filter(grading=Grading.PENDING, grand_total__isnull=False).values_list(
-                "game_id", flat=True
-            )
-        )
-    )
+    pending = Seat.objects.filter(grading=Grading.PENDING, grand_total__isnull=False)
+    game_ids = sorted(set(pending.order_by().values_list("game_id", flat=True)))
     cards = dict.fromkeys([Grading.EXACT, Grading.ESTIMATE, Grading.NONE], 0)
     graded = 0
     for done, game_id in enumerate(game_ids, start=1):

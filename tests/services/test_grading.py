@@ -166,8 +166,7 @@ def test_one_replay_of_the_log_grades_every_seat(player, monkeypatch) -> None:
     seats = Seat.objects.select_related("game").filter(game=game)
     log = game_log(game)
     assert sorted(s.accuracy for s in seats) == sorted(
-        strategy.analyse(advice.advisor(), game_record(s, log), players=3).accuracy
-        for s in seats
+        strategy.analyse(advice.advisor(), game_record(s, log), players=3).accuracy for s in seats
     )
 
 

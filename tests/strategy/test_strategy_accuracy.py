@@ -92,7 +92,9 @@ def test_a_beginners_game_scores_what_the_formula_says(
     assert 50 < found.accuracy < 97  # a beginner's: well short of perfect, far from nothing
 
 
-def test_one_known_mistake_costs_what_the_table_says(advisor: Advisor, table: StrategyTable) -> None:
+def test_one_known_mistake_costs_what_the_table_says(
+    advisor: Advisor, table: StrategyTable
+) -> None:
     # Five sixes on the first roll of the game, scored as 30 in Chance instead of 50 in YAHTZEE.
     record = GameRecord([TurnRecord(rolls=[(6, 6, 6, 6, 6)], holds=[], box="chance")])
     yahtzee = 50 + table.value(State(BIT[rules.Box.YAHTZEE], 0, True))
