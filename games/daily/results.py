@@ -1,5 +1,6 @@
-"""A finished challenge game's result entering the day's board: its total and its accuracy
-against perfect play on the same dice. Called by the store when such a game finishes."""
+"""A finished challenge game's result entering the day's board: its total (the store enters
+it as the game finishes) and its accuracy against perfect play on the same dice (entered as
+its card is graded)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,20 @@ def reference_score() -> float:
 
 
 def enter_result(game: Game, seat: Seat) -> None:
-    """Write the attempt's total and accuracy (the game has finished, and its card is graded:
-    the accuracy is the seat's own, ``games.review.grading``, not worked out again)."""
+    """Write the attempt's total (the game has finished; its accuracy is entered as its card
+    is graded: ``enter_accuracy``)."""
     assert game.challenge_day is not None and seat.grand_total is not None
     entered = DailyAttempt.objects.filter(game=game).update(
-        grand_total=seat.grand_total, accuracy=seat.accuracy, finished_at=game.finished_at
+        grand_total=seat.grand_total, finished_at=game.finished_at
     )
     if entered:
         count_total(game.challenge_day, seat.grand_total)
+
+
+def enter_accuracy(game: Game, seat: Seat) -> None:
+    """Write the attempt's accuracy: its seat's, as ``games.review.grading`` graded it (by the
+    move that ended the game, or later if that failed), never worked out again here."""
+    DailyAttempt.objects.filter(game=game).update(accuracy=seat.accuracy)
 
 
 def count_total(day: date, total: int) -> None:

@@ -179,3 +179,29 @@ def test_the_database_refuses_an_accuracy_without_its_grading(player) -> None:
             Seat.objects.filter(pk=seat.pk).update(accuracy=accuracy, grading=how)
     Seat.objects.filter(pk=seat.pk).update(accuracy=100.0, grading=Grading.EXACT)
     assert Game.objects.filter(seats__accuracy=100.0).count() == 1
+
+
+def test_a_grading_that_fails_leaves_the_move_that_ends_the_game_alone(
+    player, monkeypatch, caplog
+) -> None:
+    game = start_challenge(user=player)
+
+    def broken(*args: object, **kwargs: object) -> strategy.Analysis:
+        raise RuntimeError("the table is gone")
+
+    monkeypatch.setattr(strategy, "analyse", broken)
+    ended = play_out(game, player, bot="perfect", seed=17)
+
+    seat = Seat.objects.get(game=game)
+    attempt = DailyAttempt.objects.get(game=game)
+    assert ended.game.status == GameStatus.FINISHED and seat.grand_total is not None
+    assert (seat.accuracy, seat.grading) == (None, Grading.PENDING)
+    assert (attempt.grand_total, attempt.accuracy) == (seat.grand_total, None)
+    assert f"Grading game {game.pk} as it finished failed: left for later." in caplog.text
+
+    monkeypatch.undo()
+    grading.grade_pending(game_id=game.pk, user=player)  # as its game-over page asks
+
+    seat.refresh_from_db()
+    attempt.refresh_from_db()
+    assert seat.accuracy == attempt.accuracy == 100.0
