@@ -1,6 +1,7 @@
 """Perfect play, timed: the table built and loaded, a hint looked up, a whole game analysed, the
 perfect bot simulated; and, in this process, a hint request against a roll request of the same
-game, interleaved (the hint must cost at most 1.2 times a roll)."""
+game, interleaved (the hint must cost at most 1.2 times a roll); then accuracy
+(``bench.accuracy_figures``): grading a game at its end, and each computer player's accuracy."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from accounts.models import User
+from bench import accuracy_figures
 from bench.output import Console
 from bench.scenarios import allowed_host
 from games import rules
@@ -137,6 +139,8 @@ def run(directory: Path, console: Console, *, seed: int = 2026) -> dict[str, Any
         lambda r: make_bot("perfect", Advisor(build.table), r), games=SIMULATED_GAMES, seed=seed
     )
     requests = _requests(directory, console)
+    grading = accuracy_figures.grading_costs(directory, console, seed=seed)
+    accuracy = accuracy_figures.bot_accuracy(build.table, console, seed=seed)
     figures = {
         "new_game_value": round(build.table.new_game, 4),
         "build_seconds": round(build.solve_seconds, 3),
@@ -150,6 +154,8 @@ def run(directory: Path, console: Console, *, seed: int = 2026) -> dict[str, Any
         "simulation_games_per_second": round(SIMULATED_GAMES / sim.seconds, 1),
         "simulation_mean": round(sim.mean, 2),
         **{k: round(v, 2) for k, v in requests.items()},
+        **grading,
+        **accuracy,
     }
     figures["hint_vs_roll"] = round(figures["hint_request_ms"] / figures["roll_ms"], 2)
     return {"figures": figures, "targets": TARGETS, "met": _met(figures)}
