@@ -132,7 +132,8 @@ MEASURED_ACCURACY: Final[dict[str, dict[str, float]]] = {
 }
 """Each bot's accuracy (``analysis.accuracy``) over 1,000 Classic solitaire games, seed 2026:
 mean, standard deviation, lowest and highest game, as ``make bench`` measured them on
-3 December 2026 (``bench/accuracy_figures.py``; the help page cites them)."""
+3 December 2026 (``bench/accuracy_figures.py``; the help page cites them). One bot's again:
+``manage.py simulate --bot NAME --games 1000 --seed 2026 --accuracy``."""
 MEASURED_ACCURACY_SEED: Final = 2026
 MEASURED_ACCURACY_DATE: Final = "3 December 2026"
 
