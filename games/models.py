@@ -203,6 +203,11 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"
 
+    @property
+    def ungraded(self) -> bool:
+        """A finished card whose accuracy is still to grade (``games.review.grading``)."""
+        return self.grand_total is not None and self.grading == Grading.PENDING
+
 
 class Invitation(models.Model):
     """A seat offered online: by a link for one friend, or to anyone in the lobby.

@@ -175,7 +175,7 @@ def accuracy_context(seat: Seat) -> dict[str, Any]:
     return {
         "accuracy": seat.accuracy,
         "accuracy_estimate": seat.grading == Grading.ESTIMATE,
-        "accuracy_pending": seat.grand_total is not None and seat.grading == Grading.PENDING,
+        "accuracy_pending": seat.ungraded,
     }
 
 

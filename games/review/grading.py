@@ -101,14 +101,9 @@ def grade_pending(*, game_id: int, user: User) -> store.SeatedGame:
     for later. The game row is locked first: two pages asking at once grade it once."""
     table = store.load(game_id=game_id, user=user, lock=True)
     seats = table.seats
-    if table.game.status == GameStatus.FINISHED and any(is_pending(seat) for seat in seats):
+    if table.game.status == GameStatus.FINISHED and any(seat.ungraded for seat in seats):
         grade_game(table.game, seats)
     return table
-
-
-def is_pending(seat: Seat) -> bool:
-    """Whether ``seat``'s card is still to grade (its game finished, not graded yet)."""
-    return seat.grand_total is not None and seat.grading == Grading.PENDING
 
 
 @dataclass(frozen=True)
@@ -134,7 +129,7 @@ def grade_all_pending(*, progress: Callable[[int, int], None] | None = None) -> 
             seats = list(Seat.objects.filter(game=game).order_by("position"))
             for seat in seats:
                 seat.game = game
-            if any(is_pending(seat) for seat in seats):
+            if any(seat.ungraded for seat in seats):
                 grade_game(game, seats)
                 graded += 1
                 for seat in seats:

@@ -59,7 +59,7 @@ def test_a_game_of_several_is_left_to_its_page_then_graded_seat_by_seat(player) 
 
     assert ended.game.status == GameStatus.FINISHED
     assert [s.grading for s in Seat.objects.filter(game=game)] == [Grading.PENDING] * 4
-    assert all(grading.is_pending(seat) for seat in ended.seats)
+    assert all(seat.ungraded for seat in ended.seats)
 
     grading.grade_pending(game_id=game.pk, user=player)
 
@@ -102,7 +102,7 @@ def test_an_abandoned_game_has_no_accuracy_and_nothing_to_grade(player) -> None:
 
     seat = Seat.objects.get(game=game)
     assert (seat.accuracy, seat.grading) == (None, Grading.PENDING)
-    assert not grading.is_pending(seat)
+    assert not seat.ungraded
     assert grading.grade_all_pending().games == 0
 
 

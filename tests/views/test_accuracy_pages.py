@@ -203,7 +203,7 @@ def test_the_help_page_explains_accuracy_with_the_measured_figures(client) -> No
     assert "100 × (1 − 10.0 ÷ 254.59) = 96.1" in page
     assert "100 means perfect play on those dice" in page
     assert "accuracy is an estimate" in page
-    assert "Perfect 100.0 ±0.0 100.0 100.0" in page
-    assert "Good 98.3 ±1.2 93.1 100.0" in page
-    assert "Beginner 81.3 ±6.3 52.3 96.2" in page
+    assert "Perfect 100.0 0.0 100.0–100.0" in page
+    assert "Good 98.3 1.2 93.1–100.0" in page
+    assert "Beginner 81.3 6.3 52.3–96.2" in page
     assert "Simulated with make bench on 3 December 2026, seed 2026" in page
