@@ -61,7 +61,10 @@ migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 	$(RUN_ENV) $(BIN)/python manage.py build_strategy
 
+# Games that finished before accuracy was graded, or that no page asked to grade, are graded
+# first (quick when there are none: an index holds only those).
 run: migrate strategy
+	$(RUN_ENV) $(BIN)/python manage.py grade_games
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
 	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \

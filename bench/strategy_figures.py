@@ -1,7 +1,8 @@
 """Perfect play, timed: the table built and loaded, a hint looked up, a whole game analysed, the
 perfect bot simulated; and, in this process, a hint request against a roll request of the same
 game, interleaved (the hint must cost at most 1.2 times a roll), and a move with the coach
-against the same move without it (``bench.coach``: at most 1.2 times too)."""
+against the same move without it (``bench.coach``: at most 1.2 times too); then accuracy
+(``bench.accuracy_figures``): grading a game at its end, and each computer player's accuracy."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from accounts.models import User
-from bench import coach
+from bench import accuracy_figures, coach
 from bench.output import Console
 from bench.scenarios import allowed_host
 from games import rules
@@ -140,6 +141,8 @@ def run(directory: Path, console: Console, *, seed: int = 2026) -> dict[str, Any
     )
     requests = _requests(directory, console)
     coached = coach.run(directory, console, seed=seed)
+    grading = accuracy_figures.grading_costs(directory, console, seed=seed)
+    accuracy = accuracy_figures.bot_accuracy(build.table, console, seed=seed)
     figures = {
         "new_game_value": round(build.table.new_game, 4),
         "build_seconds": round(build.solve_seconds, 3),
@@ -153,6 +156,8 @@ def run(directory: Path, console: Console, *, seed: int = 2026) -> dict[str, Any
         "simulation_games_per_second": round(SIMULATED_GAMES / sim.seconds, 1),
         "simulation_mean": round(sim.mean, 2),
         **{k: round(v, 2) for k, v in requests.items()},
+        **grading,
+        **accuracy,
     }
     figures["hint_vs_roll"] = round(figures["hint_request_ms"] / figures["roll_ms"], 2)
     figures.update(coached)

@@ -116,6 +116,15 @@ class Game(models.Model):
         return self.status == GameStatus.IN_PROGRESS
 
 
+class Grading(models.TextChoices):
+    """How a finished card's ``Seat.accuracy`` was worked out (``games.review.grading``)."""
+
+    PENDING = "", "Not graded yet"
+    EXACT = "exact", "Exact: Classic, played alone"
+    ESTIMATE = "estimate", "The stated estimate: Triple, or a game of several"
+    NONE = "none", "None: a card not played to its end, or a log that cannot be graded"
+
+
 class Seat(models.Model):
     """A player's place in a game: who sits there, and their score card."""
 
@@ -159,11 +168,25 @@ class Seat(models.Model):
     coach_note = models.JSONField(null=True, blank=True, default=None)
     # Stored when the game finishes, so high scores never recompute cards.
     grand_total = models.IntegerField(null=True, blank=True)
+    # Graded when the game finishes: the card's accuracy (``strategy.accuracy``), and how.
+    accuracy = models.FloatField(null=True, blank=True)
+    grading = models.CharField(
+        max_length=8, choices=Grading, blank=True, default=Grading.PENDING, db_default=""
+    )
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.CheckConstraint(
+                condition=Q(accuracy__isnull=True, grading__in=[Grading.PENDING, Grading.NONE])
+                | Q(
+                    accuracy__isnull=False,  # a check that comes out NULL would pass
+                    accuracy__range=(0, 100),
+                    grading__in=[Grading.EXACT, Grading.ESTIMATE],
+                ),
+                name="seat_accuracy_graded",
+            ),
             # One seat per account in a game (guests and computers have none): racing joins
             # through two links can never seat one account twice.
             models.UniqueConstraint(
@@ -175,10 +198,21 @@ class Seat(models.Model):
         indexes = [
             models.Index(fields=["user", "game"], name="seat_user_game"),
             models.Index(fields=["user", "game_over", "-on_turn", "-game"], name="seat_user_turn"),
+            # The finished cards still to grade (``manage.py grade_games``): none, once graded.
+            models.Index(
+                fields=["id"],
+                name="seat_ungraded",
+                condition=Q(grading="", grand_total__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.display_name} in game {self.game_id}"
+
+    @property
+    def ungraded(self) -> bool:
+        """A finished card whose accuracy is still to grade (``games.review.grading``)."""
+        return self.grand_total is not None and self.grading == Grading.PENDING
 
 
 class Invitation(models.Model):
@@ -342,50 +376,8 @@ class SharedGame(models.Model):
         return f"Shared card of seat {self.seat_id}"
 
 
-class TurnMailState(models.TextChoices):
-    HELD = "held", "Held until send_after"
-    SENDING = "sending", "Being sent"
-    SENT = "sent", "Sent"
-    DROPPED = "dropped", "Not sent (no longer due)"
-
-
-class TurnMail(models.Model):
-    """The one "your turn" mail of a seat's turn (``games.play.turn_mail``): created before the
-    mail is sent, so the unique (game, seat, turn) lets one sender only, whatever retries or
-    workers try; a mail held for the night waits here for ``send_turn_mail``."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    turn = models.PositiveSmallIntegerField()
-    """The seat's turn: its boxes filled + 1, the game's round while the seat is on turn."""
-    news = models.CharField(max_length=200)
-    """What passed the turn ("Alice scored 30 in Small Straight"), as the subject says it."""
-    state = models.CharField(max_length=8, choices=TurnMailState, default=TurnMailState.HELD)
-    send_after = models.DateTimeField()
-    sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "turn"], name="turn_mail_once"),
-            models.CheckConstraint(
-                condition=Q(state__in=TurnMailState.values), name="turn_mail_state_valid"
-            ),
-        ]
-        indexes = [
-            # The command's read: the held mails now due, and only those.
-            models.Index(
-                fields=["send_after"],
-                name="turn_mail_held_due",
-                condition=Q(state="held"),
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"Turn {self.turn} mail, seat {self.seat_id} of game {self.game_id}"
-
-
-# The daily challenge's and the trainer's models live in their features' rooms, registered
-# with this app.
+# The models of a feature's own room live there, registered with this app: the daily
+# challenge's, the turn mail's and the trainer's.
 import games.daily.models  # noqa: E402
+import games.play.models  # noqa: E402
 import games.trainer.models  # noqa: E402, F401

@@ -2,10 +2,11 @@
 
 ``load`` reads a game and its seats (locked for a write) and rebuilds the match they keep;
 ``save`` takes the match an action made and writes what changed: the game row's turn, draw,
-status and round, each seat's card, state and on-turn flag, the high-score rows of a game that
-has just finished, and the match's new events as ``Move`` rows (``games.moves``). Every state
-column is written here and nowhere else, derived from the match in one place, and after the
-commit every open page of the game learns of the change (``live.publish``), whatever it was.
+status and round, each seat's card, state and on-turn flag, the high-score rows and each card's
+accuracy of a game that has just finished, and the match's new events as ``Move`` rows
+(``games.moves``). Every state column is written here and nowhere else, derived from the match
+in one place, and after the commit every open page of the game learns of the change
+(``live.publish``), whatever it was.
 
 A loaded match carries only the end of its log that the rules may still need (the scoring an
 undo would take back); the whole log is the ``Move`` table, which ``replay`` plays again.
@@ -27,6 +28,7 @@ from games.daily import results as daily_results
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
 from games.play import live, turn_mail
+from games.review import grading
 from games.scores import records
 from yahtzee_site import prepared
 
@@ -332,6 +334,7 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
     prepared.send(*writes)  # one round trip on PostgreSQL; a failure raises here
     if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
         records.enter_scores(game, seats, after)
+        grading.at_finish(game, seats)
         if game.challenge_day is not None:  # a day's challenge: played alone
             daily_results.enter_result(game, seats[0])
     if shown:

@@ -31,6 +31,7 @@ urlpatterns = [
     path("<int64:game_id>/undo/", play.undo, name="undo"),
     path("<int64:game_id>/first/", play.first, name="first"),
     path("<int64:game_id>/rematch/", play.rematch, name="rematch"),
+    path("<int64:game_id>/accuracy/", review.grade, name="grade"),
     path("<int64:game_id>/analysis/<int64:position>/", review.analysis, name="analysis"),
     path("<int64:game_id>/replay/<int64:position>/", review.replay, name="replay"),
     path("<int64:game_id>/replay/<int64:position>/share/", review.share, name="share"),

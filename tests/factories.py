@@ -6,19 +6,22 @@ Fixtures in ``tests/conftest.py`` hand these out; tests may import them directly
 from __future__ import annotations
 
 import itertools
+import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from html.parser import HTMLParser
 from typing import Any
 
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, store
+from games import advice, rules, store, strategy
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
 from games.play import actions as play
+from games.rules import actions
 
 PASSWORD = "dice-roll-full-house-42"
 """Every ``make_user`` player's password."""
@@ -162,3 +165,43 @@ def page_text(page: Any) -> str:
     parser = _Text()
     parser.feed(html)
     return re.sub(r"\s+", " ", " ".join(parser.parts)).strip()
+
+
+def play_out(
+    game: Game,
+    user: User,
+    *,
+    bot: str = "perfect",
+    seed: int = 0,
+    until: Callable[[rules.Match], bool] = lambda match: False,
+) -> store.SeatedGame:
+    """Play ``game`` to its end (or until ``until`` says so of its match) through the door
+    every move takes: the seats ``user`` plays (their own, their guests') as the computer
+    player ``bot`` would, on seeded dice; the computer players' seats step by step. The table
+    as it then stands."""
+    rng = random.Random(seed)
+    dice = strategy.seeded_dice(random.Random(f"dice-{seed}"))
+    while True:
+        table = store.load(game_id=game.pk, user=user)
+        match, version = table.match(), table.game.version
+        if table.game.status != GameStatus.IN_PROGRESS or until(match):
+            return table
+        if match.computer_on_turn:
+            play.play_computer(game_id=game.pk, user=user, version=version)
+            continue
+        seat, by = match.on_turn, table.position_of(user)  # a guest's moves are the host's
+        assert seat is not None
+        decided = strategy.make_bot(bot, advice.advisor(), rng).decide(
+            match.sheets[seat], match.turn
+        )
+        action: rules.Action
+        if isinstance(decided, strategy.RollDice):
+            action = actions.Roll(by, decided.held if match.turn.has_rolled else None)
+        else:
+            action = actions.Score(by, decided.box, decided.column)
+        with transaction.atomic():
+            play.act(game_id=game.pk, user=user, version=version, choose=_chosen(action), dice=dice)
+
+
+def _chosen(action: rules.Action) -> play.Choose:
+    return lambda *_: action

@@ -41,3 +41,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT = Path(tempfile.gettempdir()) / "yahtzee-test-static"
 STATIC_ROOT.mkdir(exist_ok=True)
+
+# Every game that finishes is graded against the perfect-play table (games.review.grading):
+# tests that do not set their own (the strategy_ready fixture) share one, computed once per
+# machine (about two seconds) and never into the repository's var/.
+STRATEGY_DIR = Path(tempfile.gettempdir()) / "yahtzee-test-strategy"

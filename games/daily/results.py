@@ -1,5 +1,6 @@
-"""A finished challenge game's result entering the day's board: its total and its accuracy
-against perfect play on the same dice. Called by the store when such a game finishes."""
+"""A finished challenge game's result entering the day's board: its total (the store enters
+it as the game finishes) and its accuracy against perfect play on the same dice (entered as
+its card is graded)."""
 
 from __future__ import annotations
 
@@ -19,21 +20,20 @@ def reference_score() -> float:
 
 
 def enter_result(game: Game, seat: Seat) -> None:
-    """Write the attempt's total and accuracy (the game has finished; its moves are logged)."""
-    # Imported here: the analysis reads the log through the store, which calls this function.
-    from games.review.selectors import NoRecord, game_record
-
-    graded: float | None
-    try:
-        graded = strategy.analyse(advice.advisor(), game_record(seat)).accuracy
-    except (NoRecord, strategy.RecordError):
-        graded = None
+    """Write the attempt's total (the game has finished; its accuracy is entered as its card
+    is graded: ``enter_accuracy``)."""
     assert game.challenge_day is not None and seat.grand_total is not None
     entered = DailyAttempt.objects.filter(game=game).update(
-        grand_total=seat.grand_total, accuracy=graded, finished_at=game.finished_at
+        grand_total=seat.grand_total, finished_at=game.finished_at
     )
     if entered:
         count_total(game.challenge_day, seat.grand_total)
+
+
+def enter_accuracy(game: Game, seat: Seat) -> None:
+    """Write the attempt's accuracy: its seat's, as ``games.review.grading`` graded it (by the
+    move that ended the game, or later if that failed), never worked out again here."""
+    DailyAttempt.objects.filter(game=game).update(accuracy=seat.accuracy)
 
 
 def count_total(day: date, total: int) -> None:

@@ -22,7 +22,12 @@ from games.models import (
     GameStatus,
 )
 from games.play.presenters import _ANY_ID, play_url
-from games.strategy.bots import MEASURED_MEAN
+from games.strategy.bots import (
+    MEASURED_ACCURACY,
+    MEASURED_ACCURACY_DATE,
+    MEASURED_ACCURACY_SEED,
+    MEASURED_MEAN,
+)
 
 PREVIEW_DICE = (4, 4, 2, 4, 6)
 
@@ -41,6 +46,34 @@ def home_preview() -> dict[str, Any]:
         "preview_dice": list(zip(PREVIEW_DICE, PREVIEW_HELD, strict=True)),
         "preview_rows": [(rules.Box.THREES.label, 9, False)] + [(*o, True) for o in options],
         "preview_options": ", ".join(f"{label} {points}" for label, points in options),
+    }
+
+
+EXAMPLE_LOSS = 10.0
+"""The points lost in the help page's worked example of accuracy."""
+
+
+def accuracy_help() -> dict[str, Any]:
+    """The help page's figures on accuracy: the expected score of perfect play (the formula's
+    denominator in Classic), a worked example through ``strategy.accuracy`` itself, and each
+    computer player's measured accuracy with the seed and the day of the measurement."""
+    start = MEASURED_MEAN["perfect"]
+    return {
+        "perfect_start": f"{start:.2f}",
+        "example_loss": f"{EXAMPLE_LOSS:.1f}",
+        "example_accuracy": f"{strategy.accuracy(EXAMPLE_LOSS, start):.1f}",
+        "bot_accuracy": [
+            {
+                "name": name.title(),
+                "mean": f"{MEASURED_ACCURACY[name]['mean']:.1f}",
+                "sd": f"{MEASURED_ACCURACY[name]['sd']:.1f}",
+                "lowest": f"{MEASURED_ACCURACY[name]['lowest']:.1f}",
+                "highest": f"{MEASURED_ACCURACY[name]['highest']:.1f}",
+            }
+            for name in strategy.BOT_NAMES
+        ],
+        "measured_seed": MEASURED_ACCURACY_SEED,
+        "measured_date": MEASURED_ACCURACY_DATE,
     }
 
 
@@ -100,7 +133,8 @@ def open_rows(items: Sequence[GameSummary]) -> list[OpenLine]:
 @dataclass(frozen=True, slots=True)
 class FinishedLine:
     """A game that is over, as the dashboard and the player's own page list it: link, kind,
-    the day it ended, the score, and the link to its analysis (of a finished game)."""
+    the day it ended, the score, the accuracy (once graded; "≈" marks the stated estimate) and
+    the link to its analysis (of a finished game)."""
 
     url: str
     kind: str
@@ -109,6 +143,9 @@ class FinishedLine:
     when: str
     score: int
     analysis_url: str
+    accuracy: str = "—"
+    estimated: bool = False
+    graded: bool = False
 
 
 def finished_rows(items: Sequence[GameSummary]) -> list[FinishedLine]:
@@ -123,9 +160,20 @@ def finished_rows(items: Sequence[GameSummary]) -> list[FinishedLine]:
             when=f"{(item.finished_at or item.updated_at).astimezone(zone):%-d %b %Y}",
             score=item.score,
             analysis_url=analysis_url(item.game_id, item.position),
+            accuracy=accuracy_text(item.accuracy, estimated=item.estimated),
+            estimated=item.estimated,
+            graded=item.accuracy is not None,
         )
         for item in items
     ]
+
+
+def accuracy_text(accuracy: float | None, *, estimated: bool = False) -> str:
+    """An accuracy as the lists show it: "93.4%", "≈93.4%" for the stated estimate, "—" for
+    none (not graded yet, or a card that cannot be)."""
+    if accuracy is None:
+        return "—"
+    return f"{'≈' if estimated else ''}{accuracy:.1f}%"
 
 
 _KIND_NAMES = dict(KIND_CHOICES)

@@ -17,6 +17,7 @@ from accounts import licensing
 from accounts.models import User
 from games import rules
 from games.models import (
+    Grading,
     Seat,
 )
 from yahtzee_site import prepared
@@ -38,6 +39,8 @@ class GameSummary:
     rounds: int
     your_turn: bool = False
     position: int = 0  # the viewer's seat, for the link to its analysis
+    accuracy: float | None = None  # a finished card's, once graded (``games.review.grading``)
+    estimated: bool = False  # the accuracy is the stated estimate (Triple, a game of several)
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,14 @@ def _open_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
 
 
 def _finished_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
-    return _seats_of(user_id, over=True).values_list(*_GAME_COLUMNS, "position", "grand_total")
+    return _seats_of(user_id, over=True).values_list(
+        *_GAME_COLUMNS, "position", "grand_total", "accuracy", "grading"
+    )
 
 
 def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
     """The viewer's latest games that are over (finished or abandoned), newest first: their
-    stored totals (none for an abandoned one), no card read."""
+    stored totals and accuracies (none for an abandoned one), no card read."""
     return [_line(*row) for row in prepared.rows(_finished_seats, user.pk, limit=shown)]
 
 
@@ -124,8 +129,11 @@ def _line(
     finished_at: datetime | None,
     position: int,
     total: int | None,
+    accuracy: float | None = None,
+    grading: str = Grading.PENDING,
 ) -> GameSummary:
-    """A dashboard line, with the total given (none stored for an abandoned game: 0)."""
+    """A dashboard line, with the total given (none stored for an abandoned game: 0), and a
+    finished card's accuracy."""
     return GameSummary(
         game_id=game_id,
         kind=kind,
@@ -136,6 +144,8 @@ def _line(
         boxes_filled=0,
         rounds=rules.KINDS[kind].rounds,
         position=position,
+        accuracy=accuracy,
+        estimated=grading == Grading.ESTIMATE,
     )
 
 

@@ -18,7 +18,13 @@ from games import rules
 from games.daily import presenters as daily_presenters
 from games.daily import services as daily_services
 from games.home import selectors
-from games.home.presenters import finished_rows, home_preview, new_game_choices, open_rows
+from games.home.presenters import (
+    accuracy_help,
+    finished_rows,
+    home_preview,
+    new_game_choices,
+    open_rows,
+)
 from games.tables import guests as guest_rules
 from games.web import whole_number
 
@@ -82,5 +88,6 @@ def healthz(request: HtmxRequest) -> HttpResponse:
 
 @require_GET
 def help_page(request: HtmxRequest) -> HttpResponse:
-    """The rules written for players, with example rolls drawn as dice."""
-    return render(request, "help.html")
+    """The rules written for players, with example rolls drawn as dice, and how accuracy is
+    worked out, with the computer players' measured accuracy."""
+    return render(request, "help.html", accuracy_help())

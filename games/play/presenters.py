@@ -18,9 +18,11 @@ from games import rules, strategy
 from games.models import (
     TURN_LIMITS,
     GameStatus,
+    Grading,
     HighScorePeriod,
     Move,
     PlayerKind,
+    Seat,
 )
 from games.play import coach
 from games.play.card import Scoreboard, card_rows, scoreboard, tray_dice
@@ -58,6 +60,7 @@ GAME_ACTIONS = (
     "computer",
     "first",
     "abandon_page",
+    "grade",
 )
 
 
@@ -165,6 +168,16 @@ def _skip_label(seated: SeatedGame, match: rules.Match) -> str:
     if match.on_turn is not None:
         return f"Skip {seated.seats[match.on_turn].display_name}'s turn"
     return "Skip those still to roll for first"
+
+
+def accuracy_context(seat: Seat) -> dict[str, Any]:
+    """The game-over line of ``seat``'s accuracy: the figure, whether it is the estimate, or
+    that it is still to work out (the page then asks for it: ``games.review.grading``)."""
+    return {
+        "accuracy": seat.accuracy,
+        "accuracy_estimate": seat.grading == Grading.ESTIMATE,
+        "accuracy_pending": seat.ungraded,
+    }
 
 
 def hint_context(hint: strategy.Hint, *, columns: int) -> dict[str, Any]:
@@ -309,6 +322,7 @@ def game_context(
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,
+        **(accuracy_context(seat) if finished else {}),
         "high_score": high_score,
         "celebrations": news,
         "moves": [describe_move(move, name=names.get(move.seat_id, "")) for move in moves],

@@ -27,8 +27,9 @@ from django.utils import timezone
 from accounts import mailing
 from accounts.models import User
 from games import rules
-from games.models import Game, GameStatus, PlayerKind, Seat, TurnMail, TurnMailState
+from games.models import Game, GameStatus, PlayerKind, Seat
 from games.play import live
+from games.play.models import TurnMail, TurnMailState
 
 logger = logging.getLogger(__name__)
 

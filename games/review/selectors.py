@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games import rules, store, strategy
-from games.models import Seat
+from games.models import Game, Seat
 from games.moves import ReplayMismatch
+
+Log = Sequence[rules.MatchEvent]
+"""A whole game's events, as ``store.replay`` plays them again."""
 
 
 class NoRecord(Exception):
     """A seat whose play cannot be replayed for analysis; the message says why."""
 
 
-def game_record(seat: Seat) -> strategy.GameRecord:
-    """One seat's play as the game's log replays it through the rules (``store.replay``): each
-    turn's dice after every roll, the dice held for each re-roll, the box. A box taken back
-    (undo) re-opens its turn; a skipped turn cannot be graded, so such a game has no record."""
+def game_log(game: Game) -> Log:
+    """``game``'s whole log, replayed through the rules (``store.replay``): read once, it gives
+    every seat's record (``game_record(seat, log)``)."""
     try:
-        log = store.replay(seat.game).log
+        return store.replay(game).log
     except ReplayMismatch as broken:
         raise NoRecord(f"This game's log does not replay ({broken}): it has no analysis.") from None
+
+
+def game_record(seat: Seat, log: Log | None = None) -> strategy.GameRecord:
+    """One seat's play as the game's log (``game_log``, read here when not given) replays it
+    through the rules: each turn's dice after every roll, the dice held for each re-roll, the
+    box. A box taken back (undo) re-opens its turn; a skipped turn cannot be graded, so such a
+    game has no record."""
+    if log is None:
+        log = game_log(seat.game)
     turns: list[strategy.TurnRecord] = []
     rolls: list[rules.Dice] = []
     holds: list[rules.Held] = []

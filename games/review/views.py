@@ -19,7 +19,8 @@ from accounts.models import User
 from games import advice, rules, store, strategy
 from games.errors import GameError, GameNotFound, status_for
 from games.models import GameStatus, Seat
-from games.review import card_image, replays, sharing
+from games.play.presenters import accuracy_context, game_urls, play_url
+from games.review import card_image, grading, replays, sharing
 from games.review.selectors import NoRecord, game_record
 from games.scores import charts
 from games.web import redirect_to, whole_number
@@ -69,6 +70,26 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
         "other_seats": [s for s in seated.seats if s.pk != seat.pk],
     }
     return render(request, "games/review/analysis.html", context)
+
+
+@login_required
+@require_POST
+def grade(request: AuthedRequest, game_id: int) -> HttpResponse:
+    """The viewer's accuracy in a finished game, graded now if the move that ended it left
+    that for later (a game of several, or Triple: ``games.review.grading``). The game-over
+    section asks for it as it shows; for htmx the line alone, else back to the game."""
+    try:
+        seated = grading.grade_pending(game_id=game_id, user=request.user)
+    except GameNotFound as exc:
+        raise Http404(str(exc)) from exc
+    seat = seated.seat_of(request.user)
+    if seated.game.status != GameStatus.FINISHED or seat is None:
+        raise Http404("Only a finished game's cards are graded.")
+    if not request.htmx:
+        return redirect_to(request, play_url(game_id))
+    context = {"game": seated.game, "seat": seat, "urls": game_urls(game_id)}
+    context |= accuracy_context(seat)
+    return render(request, "games/play/accuracy_answer.html", context, using="jinja2")
 
 
 # --- The replay, step by step ------------------------------------------------------------

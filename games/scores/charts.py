@@ -6,6 +6,7 @@ No JavaScript and nothing fetched: a chart is a viewBox, some points or bars and
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 240
@@ -67,42 +68,58 @@ def _frame(
     )  # fmt: skip
 
 
-def _y_scale(top_value: int) -> tuple[int, list[Tick], float]:
-    step = _nice_step(top_value)
-    y_max = max(step, math.ceil(top_value / step) * step)
+def _y_scale(top_value: float, bottom: int = 0) -> tuple[int, list[Tick], float]:
+    """The value axis from ``bottom`` up past ``top_value``: its top, its ticks, its height."""
+    step = _nice_step(top_value - bottom)
+    y_max = max(bottom + step, math.ceil(top_value / step) * step)
     plot_height = HEIGHT - BOTTOM - TOP
     ticks = [
-        Tick(HEIGHT - BOTTOM - value / y_max * plot_height, str(value))
-        for value in range(0, y_max + 1, step)
+        Tick(HEIGHT - BOTTOM - (value - bottom) / (y_max - bottom) * plot_height, str(value))
+        for value in range(bottom, y_max + 1, step)
     ]
     return y_max, ticks, plot_height
 
 
-def score_line(totals: list[int]) -> Chart | None:
+def score_line(totals: Sequence[float]) -> Chart | None:
     """Final scores in the order played; long records are averaged in groups of games."""
-    if not totals:
+    return _line(totals, bottom=0)
+
+
+def accuracy_line(accuracies: Sequence[float]) -> Chart | None:
+    """Each graded game's accuracy in the order played (averaged in groups, as ``score_line``),
+    on a scale up to 100 from the round ten below the lowest: a change of a few points, where
+    players are, shows."""
+    if not accuracies:
         return None
-    group = max(1, math.ceil(len(totals) / MAX_POINTS))
-    values = [
-        sum(totals[i : i + group]) / len(totals[i : i + group])
-        for i in range(0, len(totals), group)
+    return _line(accuracies, bottom=min(90, int(min(accuracies) // 10 * 10)), top=100)
+
+
+def _line(values: Sequence[float], *, bottom: int, top: float | None = None) -> Chart | None:
+    if not values:
+        return None
+    group = max(1, math.ceil(len(values) / MAX_POINTS))
+    points = [
+        sum(values[i : i + group]) / len(values[i : i + group])
+        for i in range(0, len(values), group)
     ]
-    y_max, y_ticks, plot_height = _y_scale(int(max(values)))
+    y_max, y_ticks, plot_height = _y_scale(
+        top if top is not None else int(max(points)), bottom=bottom
+    )
     plot_width = WIDTH - LEFT - RIGHT
-    last = len(values) - 1
+    last = len(points) - 1
 
     def x_of(point: float) -> float:
         """Where a point (0 for the first) goes across; a lone point stands in the middle."""
         return round(LEFT + (point / last if last else 0.5) * plot_width, 1)
 
-    dots = tuple(
-        (x_of(i), round(HEIGHT - BOTTOM - value / y_max * plot_height, 1))
-        for i, value in enumerate(values)
-    )
-    x_step = _nice_step(len(totals), 5)
+    def y_of(value: float) -> float:
+        return round(HEIGHT - BOTTOM - (value - bottom) / (y_max - bottom) * plot_height, 1)
+
+    dots = tuple((x_of(i), y_of(value)) for i, value in enumerate(points))
+    x_step = _nice_step(len(values), 5)
     x_ticks = [
         Tick(x_of((game - 1) / group), str(game))
-        for game in dict.fromkeys([1, *range(x_step, len(totals) + 1, x_step)])
+        for game in dict.fromkeys([1, *range(x_step, len(values) + 1, x_step)])
         if last or game == 1
     ]
     return _frame(

@@ -1,9 +1,10 @@
-"""The top-ten page's words and links."""
+"""The top-ten page's words and links, and the accuracy trend a player's page states."""
 
 from __future__ import annotations
 
+import statistics
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -68,3 +69,32 @@ def high_scores_context(top: TopTen) -> dict[str, Any]:
             ]
         ),
     }
+
+
+TREND_GAMES = 20
+"""The accuracy trend compares the mean of a player's last this many graded games with the
+mean of as many before them."""
+
+
+def accuracy_trend(accuracies: Sequence[float], *, own: bool) -> str:
+    """How a player's accuracy goes, in a sentence: "Your last 20 games: 91.4, up from 87.2."
+    (the mean of the last ``TREND_GAMES`` graded games, against the mean of as many before
+    them, or of those there are); "Their …" on someone else's page; "" without a graded game.
+    """
+    if not accuracies:
+        return ""
+    whose = "Your" if own else "Their"
+    last, before = accuracies[-TREND_GAMES:], accuracies[-2 * TREND_GAMES : -TREND_GAMES]
+    now = f"{statistics.fmean(last):.1f}"
+    if not before:
+        games = "one game" if len(last) == 1 else f"{len(last)} games"
+        return f"{whose} {games} so far: {now}."
+    then = f"{statistics.fmean(before):.1f}"
+    than = ""  # the 20 before, unless there were fewer
+    if len(before) < TREND_GAMES:
+        than = " in the game before" if len(before) == 1 else f" in the {len(before)} before"
+    if now == then:
+        same = "the game before" if len(before) == 1 else f"the {len(before)} before"
+        return f"{whose} last {len(last)} games: {now}, the same as {same}."
+    way = "up" if float(now) > float(then) else "down"
+    return f"{whose} last {len(last)} games: {now}, {way} from {then}{than}."

@@ -280,6 +280,8 @@ class PlayerStats:
     yahtzees: int = 0
     yahtzee_bonuses: int = 0
     boxes: list[BoxAverage] = field(default_factory=list)
+    accuracies: list[float] = field(default_factory=list)
+    """Each graded game's accuracy, in the order played (games not graded are left out)."""
 
     @property
     def average(self) -> float | None:
@@ -315,7 +317,8 @@ def newest_score_id(*, user_id: int, kind: str) -> int:
 
 
 def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStats:
-    """A player's record in one kind of game, from their own rows.
+    """A player's record in one kind of game, from their own rows (with each game's card, and
+    its accuracy, joined by the seat's primary key).
 
     ``private`` adds what only the player sees (games started, abandoned, in progress), at the
     cost of a second query over their seats.
@@ -332,7 +335,7 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
         Score.objects.filter(user_id=user_id, kind=kind, player_kind=PlayerKind.HUMAN)
         .order_by("finished_at", "id")
         .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
-                     "yahtzee_bonuses", "seat__cards")
+                     "yahtzee_bonuses", "seat__accuracy", "seat__cards")
     )  # fmt: skip
     columns = rules.KINDS[kind].columns
     box_sums = dict.fromkeys(rules.CATEGORIES, 0)
@@ -353,6 +356,7 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
         columns_played=played_columns,
         yahtzees=sum(row[3] for row in scores),
         yahtzee_bonuses=sum(row[4] for row in scores),
+        accuracies=[row[5] for row in scores if row[5] is not None],
         boxes=[
             BoxAverage(
                 key=box,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 import uuid
 
@@ -25,7 +26,7 @@ from games.home.presenters import finished_rows
 from games.home.selectors import latest_finished
 from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind, Score
 from games.scores import charts
-from games.scores.presenters import PLAYER_KINDS, high_scores_context
+from games.scores.presenters import PLAYER_KINDS, accuracy_trend, high_scores_context
 from games.scores.selectors import (
     PlayerStats,
     newest_score_id,
@@ -72,6 +73,11 @@ def high_scores(request: HtmxRequest) -> HttpResponse:
     return response
 
 
+RECORD_FORMAT = 2
+"""Part of the key a public record is kept under: a change to what it holds changes it, so no
+worker reads another version's."""
+
+
 @require_GET
 def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
     """A player's statistics: everything for themselves, a public summary for others.
@@ -94,20 +100,26 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
     kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
     own = request.user.is_authenticated and request.user.pk == player.pk
 
-    Record = tuple[PlayerStats, charts.Chart | None, charts.Chart | None]
+    Record = tuple[PlayerStats, charts.Chart | None, charts.Chart | None, charts.Chart | None]
 
     def record() -> Record:
         stats = player_stats(user_id=player.pk, kind=kind, private=own)
-        return stats, charts.score_line(stats.totals), charts.score_histogram(stats.totals)
+        return (
+            stats,
+            charts.score_line(stats.totals),
+            charts.score_histogram(stats.totals),
+            charts.accuracy_line(stats.accuracies),
+        )
 
     if own:
-        stats, line, histogram = record()
+        stats, line, histogram, accuracy = record()
     else:
-        # The public record only changes when the player finishes a game: keep it until then.
+        # The public record only changes when the player finishes a game: keep it until then
+        # (an hour at most: a game of several is graded just after it finishes).
         newest = newest_score_id(user_id=player.pk, kind=kind)
-        key = f"player-record:{player.pk}:{kind}:{newest}"
+        key = f"player-record:{RECORD_FORMAT}:{player.pk}:{kind}:{newest}"
         kept: Record | None = cache.get_or_set(key, record, timeout=3600)
-        stats, line, histogram = kept or record()
+        stats, line, histogram, accuracy = kept or record()
     context = {
         "player": player,
         "own": own,
@@ -116,6 +128,10 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         "kinds": KIND_CHOICES,
         "line": line,
         "histogram": histogram,
+        "accuracy_chart": accuracy,
+        "accuracy_trend": accuracy_trend(stats.accuracies, own=own),
+        "accuracy_mean": statistics.fmean(stats.accuracies) if stats.accuracies else None,
+        "exact_kind": kind == rules.CLASSIC.key,
         # Their own page offers the analysis of their latest finished games.
         "analysable": finished_rows(latest_finished(user=player, shown=5)) if own else [],
     }

@@ -20,7 +20,7 @@ from games.strategy.analysis import (
     grade,
 )
 from games.strategy.bots import BOT_NAMES, Bot, make_bot
-from games.strategy.simulate import Report, play_game, seeded_dice, simulate
+from games.strategy.simulate import Report, Spread, play_game, seeded_dice, simulate
 from games.strategy.solver import solve
 from games.strategy.states import Convention, State
 from games.strategy.table import (
@@ -38,7 +38,7 @@ from games.strategy.table import (
 __all__ = [
     "BOT_NAMES", "FORMAT_VERSION", "Action", "Advisor", "Analysis", "Bot", "Build", "Convention",
     "Decision", "GameRecord", "Hint", "Option", "RecordError", "Report", "RollDice", "ScoreBox",
-    "StaleTable", "State", "StrategyTable", "TurnRecord", "accuracy", "analyse", "compute_table",
-    "ensure_table", "grade", "load_table", "make_bot", "play_game", "save_table", "seeded_dice",
-    "simulate", "solve", "table_path",
+    "Spread", "StaleTable", "State", "StrategyTable", "TurnRecord", "accuracy", "analyse",
+    "compute_table", "ensure_table", "grade", "load_table", "make_bot", "play_game", "save_table",
+    "seeded_dice", "simulate", "solve", "table_path",
 ]  # fmt: skip

@@ -125,6 +125,19 @@ On a Triple card (1,000 games; 2,000 for the beginner, same seed): perfect 1643.
 beginner 1360.8."""
 
 
+MEASURED_ACCURACY: Final[dict[str, dict[str, float]]] = {
+    "perfect": {"mean": 100.0, "sd": 0.0, "lowest": 100.0, "highest": 100.0},
+    "good": {"mean": 98.32, "sd": 1.21, "lowest": 93.1, "highest": 100.0},
+    "beginner": {"mean": 81.29, "sd": 6.33, "lowest": 52.3, "highest": 96.2},
+}
+"""Each bot's accuracy (``analysis.accuracy``) over 1,000 Classic solitaire games, seed 2026:
+mean, standard deviation, lowest and highest game, as ``make bench`` measured them on
+3 December 2026 (``bench/accuracy_figures.py``; the help page cites them). One bot's again:
+``manage.py simulate --bot NAME --games 1000 --seed 2026 --accuracy``."""
+MEASURED_ACCURACY_SEED: Final = 2026
+MEASURED_ACCURACY_DATE: Final = "3 December 2026"
+
+
 def make_bot(name: str, advisor: Advisor, rng: random.Random) -> Bot:
     """A bot by name: ``perfect``, ``good`` or ``beginner``."""
     makers: dict[str, Callable[[], Bot]] = {

@@ -14,8 +14,8 @@ from multiprocessing.connection import Connection
 from games.rules.dice import FACES, Dice, DiceSource, Held
 from games.rules.scoring import CLASSIC, GameKind
 from games.rules.turn import Sheet, Turn, hold, roll, score
-from games.strategy.advisor import RollDice
-from games.strategy.analysis import GameRecord, TurnRecord
+from games.strategy.advisor import Advisor, RollDice
+from games.strategy.analysis import GameRecord, TurnRecord, analyse
 from games.strategy.bots import Bot
 
 
@@ -52,6 +52,26 @@ def play_game(bot: Bot, dice: DiceSource, kind: GameKind = CLASSIC) -> tuple[She
 
 
 @dataclass(frozen=True)
+class Spread:
+    """How a figure varied over the games: mean, standard deviation, 95% confidence interval
+    of the mean (normal approximation), lowest and highest."""
+
+    mean: float
+    sd: float
+    low: float
+    high: float
+    least: float
+    most: float
+
+    @classmethod
+    def of(cls, values: list[float]) -> Spread:
+        mean = statistics.fmean(values)
+        sd = statistics.stdev(values) if len(values) > 1 else 0.0
+        margin = 1.96 * sd / math.sqrt(len(values))
+        return cls(mean, sd, mean - margin, mean + margin, min(values), max(values))
+
+
+@dataclass(frozen=True)
 class Report:
     """What ``games`` games of one bot scored."""
 
@@ -67,6 +87,8 @@ class Report:
     """Share of columns that earned the upper bonus."""
     yahtzees_per_game: float
     seconds: float
+    accuracy: Spread | None = None
+    """Each game's accuracy (``analysis.accuracy``), when the games were graded."""
 
     @property
     def games_per_second(self) -> float:
@@ -78,23 +100,31 @@ class _Tally:
     scores: list[int]
     bonuses: int
     yahtzees: int
+    accuracies: list[float]
 
 
 def _play(
-    make: Callable[[random.Random], Bot], numbers: range, seed: int, kind: GameKind
+    make: Callable[[random.Random], Bot],
+    numbers: range,
+    seed: int,
+    kind: GameKind,
+    grader: Advisor | None = None,
 ) -> tuple[str, _Tally]:
     """Games ``numbers``; game ``i`` has its own dice and bot generators, so a game's play does
-    not depend on which process plays it or on the games before it."""
-    scores, bonuses, yahtzees, name = [], 0, 0, ""
+    not depend on which process plays it or on the games before it. With a ``grader``, each
+    game is analysed as the site analyses a finished game, for its accuracy."""
+    scores, bonuses, yahtzees, accuracies, name = [], 0, 0, [], ""
     for number in numbers:
         bot = make(random.Random(f"bot-{seed}-{number}"))
-        sheet, _ = play_game(bot, seeded_dice(random.Random(f"dice-{seed}-{number}")), kind)
+        sheet, record = play_game(bot, seeded_dice(random.Random(f"dice-{seed}-{number}")), kind)
         totals = sheet.totals()
         scores.append(totals["grand_total"])
         bonuses += sum(1 for column in totals["columns"] if column["upper_bonus"])
         yahtzees += sheet.yahtzees
+        if grader is not None:
+            accuracies.append(analyse(grader, record).accuracy)
         name = bot.name
-    return name, _Tally(scores, bonuses, yahtzees)
+    return name, _Tally(scores, bonuses, yahtzees, accuracies)
 
 
 def _helper(
@@ -103,8 +133,9 @@ def _helper(
     numbers: range,
     seed: int,
     kind: GameKind,
+    grader: Advisor | None,
 ) -> None:
-    connection.send(_play(make, numbers, seed, kind))
+    connection.send(_play(make, numbers, seed, kind, grader))
     connection.close()
 
 
@@ -115,8 +146,10 @@ def simulate(
     seed: int = 0,
     kind: GameKind = CLASSIC,
     processes: int = 1,
+    grader: Advisor | None = None,
 ) -> Report:
     """Play ``games`` games; ``make(rng)`` builds each game's bot with its own seeded generator.
+    With a ``grader`` (an advisor), each game's accuracy is measured too (``Report.accuracy``).
 
     ``processes=2`` plays the second half of the games in a forked process (where fork is
     available); the games, and so the figures, are the same either way.
@@ -132,10 +165,12 @@ def simulate(
         context = multiprocessing.get_context("fork")
         ours, theirs = context.Pipe(duplex=False)
         helper = context.Process(
-            target=_helper, args=(theirs, make, range(half, games), seed, kind), daemon=True
+            target=_helper,
+            args=(theirs, make, range(half, games), seed, kind, grader),
+            daemon=True,
         )
         helper.start()
-    name, tally = _play(make, range(half), seed, kind)
+    name, tally = _play(make, range(half), seed, kind, grader)
     if helper is not None:
         other_name, other = ours.recv()
         helper.join()
@@ -144,20 +179,20 @@ def simulate(
             tally.scores + other.scores,
             tally.bonuses + other.bonuses,
             tally.yahtzees + other.yahtzees,
+            tally.accuracies + other.accuracies,
         )
     seconds = time.perf_counter() - started
-    mean = statistics.fmean(tally.scores)
-    sd = statistics.stdev(tally.scores) if games > 1 else 0.0
-    margin = 1.96 * sd / math.sqrt(games)
+    scores = Spread.of([float(total) for total in tally.scores])
     return Report(
         bot=name,
         kind=kind,
         games=games,
-        mean=mean,
-        sd=sd,
-        low=mean - margin,
-        high=mean + margin,
+        mean=scores.mean,
+        sd=scores.sd,
+        low=scores.low,
+        high=scores.high,
         upper_bonus_rate=tally.bonuses / (games * kind.columns),
         yahtzees_per_game=tally.yahtzees / games,
         seconds=seconds,
+        accuracy=Spread.of(tally.accuracies) if tally.accuracies else None,
     )

@@ -261,7 +261,10 @@ def test_sign_up_and_play_a_whole_game(page: Page, site: str, problems: BrowserP
 
     page.get_by_role("link", name="My games").first.click()
     finished = page.locator("table.results tbody tr").first
-    expect(finished.locator("td.num")).to_have_text(str(final))
+    expect(finished.locator("td.num").first).to_have_text(str(final))
+    seat.refresh_from_db()  # graded by the last move: a Classic game played alone
+    assert seat.accuracy is not None
+    expect(finished.locator("td.num").nth(1)).to_have_text(f"{seat.accuracy:.1f}%")
     problems.assert_none()
 
 

@@ -17,9 +17,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from accounts import mailing
-from games.models import Game, TurnMail, TurnMailState
+from games.models import Game
 from games.play import actions as play
 from games.play import live, turn_mail
+from games.play.models import TurnMail, TurnMailState
 from games.tables import services
 from tests.factories import HTMX, client_for, make_user, roll_now, score_now
 

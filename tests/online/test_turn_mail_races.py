@@ -8,8 +8,9 @@ import pytest
 from django.core import mail
 from django.core.cache import caches
 
-from games.models import Seat, TurnMail, TurnMailState
+from games.models import Seat
 from games.play import live, turn_mail
+from games.play.models import TurnMail, TurnMailState
 from games.tables import services
 from tests.factories import make_user, roll_now, score_now
 from tests.licensing.licensing_support import run_together

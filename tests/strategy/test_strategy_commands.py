@@ -35,3 +35,12 @@ def test_simulate_prints_the_mean_and_its_interval(
     assert "beginner bot, 20 Triple Yahtzee games, seed 3" in out
     assert "95% CI of the mean" in out
     assert "games/s" in out
+
+
+def test_simulate_grades_each_game_when_asked(
+    settings: pytest.FixtureRequest, strategy_dir: Path, table: StrategyTable
+) -> None:
+    settings.STRATEGY_DIR = strategy_dir  # type: ignore[attr-defined]
+    out = run("simulate", "--bot", "perfect", "--games", "6", "--seed", "3", "--accuracy")
+    assert "accuracy mean 100.00  sd 0.00  lowest 100.0  highest 100.0" in out
+    assert "accuracy" not in run("simulate", "--bot", "perfect", "--games", "2", "--seed", "3")

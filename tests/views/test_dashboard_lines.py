@@ -82,7 +82,7 @@ def test_a_game_that_is_over_shows_its_date_score_and_analysis() -> None:
         "games/home/finished_line.html",
         finished_rows(
             [
-                summary(status="finished", finished_at=WHEN, score=251, position=2),
+                summary(status="finished", finished_at=WHEN, score=251, position=2, accuracy=93.44),
                 summary(
                     game_id=44, status="abandoned", updated_at=WHEN - timedelta(days=1), score=0
                 ),
@@ -93,10 +93,26 @@ def test_a_game_that_is_over_shows_its_date_score_and_analysis() -> None:
     assert html == (
         '<tr>\n<td><a href="/play/41/">Classic Yahtzee</a> · '
         '<a href="/play/41/analysis/2/">analysis</a></td>\n'
-        '<td>7 Mar 2026</td>\n<td class="num">251</td>\n</tr>'
+        '<td>7 Mar 2026</td>\n<td class="num">251</td>\n<td class="num">93.4%</td>\n</tr>'
         '<tr>\n<td><a href="/play/44/">Classic Yahtzee</a> <span class="tag">abandoned</span>'
-        '</td>\n<td>6 Mar 2026</td>\n<td class="num">—</td>\n</tr>'
+        '</td>\n<td>6 Mar 2026</td>\n<td class="num">—</td>\n<td class="num">—</td>\n</tr>'
     )
+
+
+def test_a_finished_games_accuracy_is_marked_as_the_estimate_or_missing_while_ungraded() -> None:
+    html = render(
+        "games/home/finished_line.html",
+        finished_rows(
+            [
+                summary(status="finished", kind="triple", accuracy=88.06, estimated=True),
+                summary(game_id=45, status="finished", accuracy=None),
+            ]
+        ),
+    )
+
+    cells = re.findall(r'<td class="num">(.*?)</td>', html)
+    assert cells[1] == ('<abbr title="An estimate: Triple, or a game of several">≈88.1%</abbr>')
+    assert cells[3] == "—"  # finished, not graded yet
 
 
 def test_no_games_no_lines() -> None:

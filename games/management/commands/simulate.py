@@ -1,5 +1,6 @@
-"""`manage.py simulate --bot NAME --games N [--seed S] [--kind classic|triple]`: play solitaire
-games with a computer player through ``games.rules`` and print how it scored."""
+"""`manage.py simulate --bot NAME --games N [--seed S] [--kind classic|triple] [--accuracy]`:
+play solitaire games with a computer player through ``games.rules`` and print how it scored;
+with ``--accuracy``, how accurately it played too (each game graded as the site grades one)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--kind", choices=sorted(KINDS), default="classic")
         parser.add_argument("--processes", type=int, default=2, help="1 or 2 (same games)")
+        parser.add_argument(
+            "--accuracy", action="store_true", help="grade each game: its accuracy's spread"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["games"] < 1:
@@ -33,6 +37,7 @@ class Command(BaseCommand):
             seed=opts["seed"],
             kind=kind,
             processes=opts["processes"],
+            grader=Advisor(advisor.table) if opts["accuracy"] else None,
         )
         lines = [
             f"{report.bot} bot, {report.games} {kind.name} games, seed {opts['seed']}",
@@ -42,5 +47,11 @@ class Command(BaseCommand):
             f"Yahtzees per game {report.yahtzees_per_game:.3f}",
             f"bench: {report.games_per_second:.1f} games/s ({report.seconds:.1f} s)",
         ]
+        if (spread := report.accuracy) is not None:
+            lines.insert(
+                -1,
+                f"accuracy mean {spread.mean:.2f}  sd {spread.sd:.2f}  "
+                f"lowest {spread.least:.1f}  highest {spread.most:.1f}",
+            )
         for line in lines:
             self.stdout.write(line)
