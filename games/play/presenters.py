@@ -57,6 +57,7 @@ GAME_ACTIONS = (
     "computer",
     "first",
     "abandon_page",
+    "stream",
 )
 
 
