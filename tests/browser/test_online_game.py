@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
           return [answer.status, await answer.text()];
         }"""
     )
-    assert out_of_turn[0] == 409 and "It is not your turn. Alice&#x27;s turn" in out_of_turn[1]
+    assert out_of_turn[0] == 409 and "It is not your turn. Alice's turn" in unescape(out_of_turn[1])
 
     # Alice rolls: Bob sees the roll without reloading.
     post(host, "/roll/", host.locator("[data-roll]").click)
