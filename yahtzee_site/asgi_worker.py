@@ -16,7 +16,7 @@ from uvicorn_worker import UvicornWorker
 CONNECTIONS = int(os.environ.get("ASGI_CONNECTIONS", "12000"))
 
 
-class Worker(UvicornWorker):
+class Worker(UvicornWorker):  # type: ignore[misc]  # untyped base (no stubs)
     CONFIG_KWARGS: dict[str, Any] = {
         **UvicornWorker.CONFIG_KWARGS,
         "lifespan": "off",

@@ -102,14 +102,16 @@ def test_a_stream_cut_by_the_server_comes_back_and_loses_nothing(
     new_context: Callable[..., BrowserContext], site: str, problems: BrowserProblems
 ) -> None:
     game, (alice_user, _) = online_game()
-    alice, bob = two_pages(new_context, problems, site, game)
+    _alice, bob = two_pages(new_context, problems, site, game)
     problems.allow(r"stream")  # Chromium may report the cut connection
 
     # The node "restarts": every stream ends, and Alice rolls before Bob's page is back.
     assert broadcast.hub.cut_all() == 2
     roll_now(game, alice_user, 6, 6, 6, 6, 6)
 
-    expect(bob.locator("#turn-news")).to_contain_text("6, 6, 6, 6, 6", timeout=PUSHED_WITHIN_MS + 2000)
+    expect(bob.locator("#turn-news")).to_contain_text(
+        "6, 6, 6, 6, 6", timeout=PUSHED_WITHIN_MS + 2000
+    )
     bob.wait_for_function("() => window.yahtzeeLive.streaming")
     assert live(bob, "polls") == 0  # caught up by the stream (Last-Event-ID), not by asking
 
