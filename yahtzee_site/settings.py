@@ -231,7 +231,8 @@ if NODES > 1 and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES: dict[str, dict[str, Any]]
 if redis_url := os.environ.get("REDIS_URL", "").strip():
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+        # Django's, its connection pools shared by every request of a process (see the module).
+        "default": {"BACKEND": "yahtzee_site.redis_cache.RedisCache", "LOCATION": redis_url}
     }
     # A shared cache can front the session table (one query less per page). Not with the
     # per-process local-memory cache: a session ended in one worker would live on in another.

@@ -114,11 +114,17 @@ class Hub:
                 inboxes = list(self._by_game.get(int(message["game"]), ()))
             else:
                 inboxes = list(self._by_account.get(int(message.get("account", 0)), ()))
+        # One wake-up per event loop, not per stream: waking a loop from another thread is a
+        # system call, and ten thousand streams of one game are in one or two loops.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Inbox]] = {}
         for inbox in inboxes:
+            by_loop.setdefault(inbox.loop, []).append(inbox)
+        for loop, group in by_loop.items():
             try:
-                inbox.loop.call_soon_threadsafe(inbox.note, message)
-            except RuntimeError:  # its loop has closed: the stream is gone
-                self.close(inbox)
+                loop.call_soon_threadsafe(_note_all, group, message)
+            except RuntimeError:  # the loop has closed: its streams are gone
+                for inbox in group:
+                    self.close(inbox)
         return len(inboxes)
 
     def games(self) -> list[int]:
@@ -145,6 +151,11 @@ class Hub:
             except RuntimeError:
                 self.close(inbox)
         return len(inboxes)
+
+
+def _note_all(inboxes: list[Inbox], message: Message) -> None:
+    for inbox in inboxes:
+        inbox.note(message)
 
 
 def _cut(inbox: Inbox) -> None:
