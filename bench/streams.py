@@ -295,3 +295,71 @@ class StreamPage(threading.Thread):
         if answer.status == 200 and etag:
             self.etag, self.version = etag, version or self.version
         self.polls.append(Poll(game, done, version, done - started))
+
+
+# --- A stream that comes back by itself, as a browser's EventSource does ----------------------
+
+
+class Listener(threading.Thread):
+    """A page's stream of one game through the proxy: each event's version noted with when it
+    came; broken or refused (a worker killed, a node restarting), opened again half a second
+    later with ``Last-Event-ID``, as a browser does, so nothing between is lost."""
+
+    def __init__(self, plan: StreamPlan, game: int, since: int) -> None:
+        super().__init__(daemon=True)
+        self.plan, self.game, self.last = plan, game, since
+        self.heard: dict[int, float] = {}
+        self.reconnects = 0
+        self.stop = threading.Event()
+        self.changed = threading.Condition()
+        self.conn: http.client.HTTPConnection | None = None
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            with contextlib.suppress(OSError, http.client.HTTPException, ValueError):
+                self._hold()
+            if not self.stop.wait(0.5):
+                self.reconnects += 1
+
+    def _hold(self) -> None:
+        conn = self.conn = http.client.HTTPConnection(self.plan.host, self.plan.port, timeout=60)
+        headers = {"Host": self.plan.host_header, "Cookie": self.plan.cookie,
+                   "Last-Event-ID": str(self.last)}  # fmt: skip
+        conn.request("GET", f"/play/{self.game}/stream/", headers=headers)
+        answer = conn.getresponse()
+        try:
+            if answer.status != 200:
+                return
+            while line := answer.readline():
+                text = line.decode().rstrip("\n")
+                if text.startswith("id: "):
+                    version = int(text[4:])
+                    with self.changed:
+                        self.last = max(self.last, version)
+                        self.heard.setdefault(version, time.perf_counter())
+                        self.changed.notify_all()
+                elif text == "event: end":
+                    self.stop.set()
+        finally:
+            conn.close()
+
+    def heard_by(self, version: int, within: float) -> float | None:
+        """When the stream first heard ``version`` or later (waiting up to ``within``)."""
+        deadline = time.perf_counter() + within
+        with self.changed:
+            while True:
+                found = [t for v, t in self.heard.items() if v >= version]
+                if found:
+                    return min(found)
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return None
+                self.changed.wait(left)
+
+    def close(self) -> None:
+        self.stop.set()
+        conn = self.conn
+        if conn is not None and conn.sock is not None:
+            with contextlib.suppress(OSError):
+                conn.sock.shutdown(socket.SHUT_RDWR)
+        self.join(timeout=5)

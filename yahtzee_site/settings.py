@@ -241,9 +241,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # A game's version is published in the cache only where every worker sees the same cache.
 GAME_VERSIONS_IN_CACHE = bool(redis_url)
-# Where a game's changes are told to the open streams of it on every node (Redis pub/sub);
-# without Redis, to those of this process only (games/play/broadcast.py).
-LIVE_REDIS_URL = redis_url
+# Where a game's changes are told to the open streams of it on every node (Redis pub/sub):
+# REDIS_URL's Redis, or LIVE_REDIS_URL's; without either, to those of this process only
+# (games/play/broadcast.py).
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or redis_url
 # When each player's page of a game last checked for news (``games.play.live.saw_page``): the
 # turn mail goes only to a player with no page open. Every worker must see it, so without
 # Redis it is kept in files on this machine (written at most every few seconds per page).
