@@ -284,7 +284,7 @@ def measure(
     stream_port = free_port()
     with ExitStack() as stack:
         stack.enter_context(gunicorn(port))
-        pool = stack.enter_context(gunicorn(stream_port, workers=1, asgi=True)) if streams else None
+        pool = stack.enter_context(push.stream_pool(stream_port, streams)) if streams else None
         base = load.ClientPlan(
             host="127.0.0.1",
             port=port,
@@ -319,15 +319,10 @@ def measure(
         ]
         held = None
         if pool is not None and prepared.watched:
-            # Held through the load, of a game nobody moves in until then: afterwards they are
-            # the watchers of the largest count.
             console.line(f"  {streams:,} idle streams opening ...")
             stream_plan = StreamPlan("127.0.0.1", stream_port, base.host_header, waiter_cookie)
-            worker = push.stream_worker(pool.pid)
-            holder, idle = push.hold(stream_plan, game=prepared.watched[-1], count=streams,
-                                     worker=worker)  # fmt: skip
-            stack.callback(holder.stop)
-            held = (holder, idle)
+            held = push.hold(stream_plan, game=prepared.watched[-1], count=streams, pool=pool)
+            stack.callback(held[0].stop)
         started, load_before = time.perf_counter(), os.getloadavg()[0]
         with multiprocessing.get_context("fork").Pool(clients) as clients_pool:
             per_client = clients_pool.map(load.drive, plans)

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from bench import load
 from bench.client import HTMX, Recorder
 from bench.follow import FollowFigures, FollowPlan, _Watched, follow_figures, version_from_etag
 from bench.output import Console
+from bench.serve import gunicorn
 from bench.streams import Holder, StreamPage, StreamPlan
 from bench.turns import Seat, play_turn
 
@@ -109,8 +112,22 @@ def stream_worker(master: int) -> int:
     return found[0]
 
 
-def hold(plan: StreamPlan, *, game: int, count: int, worker: int) -> tuple[Holder, Held]:
-    """``count`` idle streams of ``game`` opened and held by a client process of their own."""
+@contextmanager
+def stream_pool(port: int, streams: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The stream pool: gunicorn with uvicorn's worker, one worker. The bench's one waiting
+    player opens every stream, past the site's limit for one account: raised for it."""
+    per_account = {"LIVE_STREAMS_PER_ACCOUNT": str(streams + 10)}
+    with gunicorn(port, workers=1, asgi=True, env=per_account) as pool:
+        yield pool
+
+
+def hold(
+    plan: StreamPlan, *, game: int, count: int, pool: subprocess.Popen[bytes]
+) -> tuple[Holder, Held]:
+    """``count`` idle streams of ``game`` opened and held by a client process of their own: held
+    through the load, of a game nobody moves in until then, they are afterwards the watchers of
+    the largest count."""
+    worker = stream_worker(pool.pid)
     holder = Holder(plan)
     time.sleep(0.5)
     before = rss_kb(worker)

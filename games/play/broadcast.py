@@ -127,6 +127,11 @@ class Hub:
                     self.close(inbox)
         return len(inboxes)
 
+    def streams_of(self, account_id: int) -> int:
+        """How many streams ``account_id`` has open in this process."""
+        with self._lock:
+            return len(self._by_account.get(account_id, ()))
+
     def games(self) -> list[int]:
         with self._lock:
             return list(self._by_game)

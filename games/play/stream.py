@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import SyncToAsync, sync_to_async
+from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, get_user
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections, transaction
@@ -100,6 +101,10 @@ async def stream(request: HttpRequest, game_id: int) -> HttpResponseBase:
     if isinstance(opened, Refused):
         broadcast.hub.close(inbox)
         return _refusal(opened)
+    if broadcast.hub.streams_of(opened.account_id) >= settings.LIVE_STREAMS_PER_ACCOUNT:
+        # One account cannot take a node's streams for itself; its further pages ask instead.
+        broadcast.hub.close(inbox)
+        return _refusal(Refused(429, "Too many pages of games open: this page asks instead."))
     broadcast.hub.for_account(inbox, opened.account_id)
     _keep_presence()
     events = _Events(inbox, opened, since=_since(request))

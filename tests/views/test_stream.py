@@ -416,3 +416,24 @@ def test_an_idle_stream_sends_a_comment_now_and_then(
         assert seen.startswith(b"retry: ")
 
     run(scenario)
+
+
+def test_an_account_holds_only_so_many_streams_then_its_pages_ask_instead(
+    settings: Any, alice: User, bob: User, online: Game
+) -> None:
+    settings.LIVE_STREAMS_PER_ACCOUNT = 2
+    tabs = [async_client_for(bob) for _ in range(3)]
+    alices = async_client_for(alice)
+
+    async def scenario() -> None:
+        first = await open_stream(tabs[0], stream_url(online, since=online.version))
+        second = await open_stream(tabs[1], stream_url(online, since=online.version))
+        refused = await tabs[2].get(stream_url(online, since=online.version))
+        others = await open_stream(alices, stream_url(online, since=online.version))
+        for reader in (first, second, others):
+            await reader.close()
+
+        assert refused.status_code == 429
+        assert refused.content == b"Too many pages of games open: this page asks instead."
+
+    run(scenario)
