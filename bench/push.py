@@ -48,11 +48,16 @@ def worker_pids(master: int) -> list[int]:
         return []
 
 
-def rss_kb(pid: int) -> int:
+def status_field(pid: int, name: str) -> int:
+    """A number from ``/proc/<pid>/status`` (``VmRSS`` in KB, ``Threads``)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{name}:"):
             return int(line.split()[1])
     return 0
+
+
+def rss_kb(pid: int) -> int:
+    return status_field(pid, "VmRSS")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -69,6 +74,8 @@ class Held:
     rss_before_kb: int
     rss_after_kb: int
     alive_after_load: int = 0
+    threads_before: int = 0  # the stream worker's threads before the streams opened
+    threads_after: int = 0  # ... and with them open: an idle stream holds none
 
     @property
     def per_stream_kb(self) -> float:
@@ -130,10 +137,19 @@ def hold(
     worker = stream_worker(pool.pid)
     holder = Holder(plan)
     time.sleep(0.5)
-    before = rss_kb(worker)
+    before, threads = rss_kb(worker), status_field(worker, "Threads")
     opened, failed, seconds = holder.open(f"/play/{game}/stream/", count)
     time.sleep(1.0)  # the worker's memory settles
-    return holder, Held(count, opened, failed, seconds, before, rss_kb(worker))
+    return holder, Held(
+        count,
+        opened,
+        failed,
+        seconds,
+        before,
+        rss_kb(worker),
+        threads_before=threads,
+        threads_after=status_field(worker, "Threads"),
+    )
 
 
 def follow_by_stream(plan: FollowPlan, stream: StreamPlan) -> FollowFigures:
@@ -277,7 +293,8 @@ def summary_lines(outcome: StreamOutcome) -> Sequence[str]:
             f"    idle streams held: {held.opened:,} of {held.requested:,} opened in "
             f"{held.open_seconds:.1f} s ({held.failed} failed), {held.alive_after_load:,} still "
             f"open after the load; stream worker {held.rss_before_kb / 1024:.0f} -> "
-            f"{held.rss_after_kb / 1024:.0f} MB, {held.per_stream_kb:.1f} KB a stream "
+            f"{held.rss_after_kb / 1024:.0f} MB, {held.per_stream_kb:.1f} KB a stream, threads "
+            f"{held.threads_before} -> {held.threads_after} "
             f"(goal {GOAL_STREAMS:,} a node: {'met' if held.goal_met() else 'not shown'})"
         )
     for cost in outcome.watchers:

@@ -46,6 +46,8 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
     streams = http["streams"]
     assert streams["held"]["opened"] == streams["held"]["alive_after_load"] == 30
     assert streams["held"]["failed"] == 0 and streams["held"]["per_stream_kb"] > 0
+    # 30 idle streams in the worker, and no thread each (Django's request thread let go).
+    assert streams["held"]["threads_after"] - streams["held"]["threads_before"] < 10
     follow = streams["move_to_other_page"]
     assert follow["moves"] == 3 and follow["missed"] == 0 and follow["p95_ms"] > 0
     assert [cost["watchers"] for cost in streams["watchers"]] == [1, 30]

@@ -16,6 +16,7 @@ import redis
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings as site_settings
 from django.contrib.auth import logout
+from django.db.backends.utils import CursorWrapper
 from django.test import AsyncClient, Client, RequestFactory
 from django.urls import reverse
 
@@ -437,3 +438,29 @@ def test_an_account_holds_only_so_many_streams_then_its_pages_ask_instead(
         assert refused.content == b"Too many pages of games open: this page asks instead."
 
     run(scenario)
+
+
+def test_an_idle_stream_runs_no_query(
+    monkeypatch: pytest.MonkeyPatch, alice: User, bob: User, online: Game
+) -> None:
+    monkeypatch.setattr(stream, "HEARTBEAT", 0.05)
+    bobs = async_client_for(bob)
+    ran: list[str] = []
+
+    async def scenario() -> None:
+        response = await bobs.get(stream_url(online, since=online.version))
+        chunks = aiter(response.streaming_content)
+        seen = await asyncio.wait_for(anext(chunks), 2)  # open: its few queries are behind it
+        with monkeypatch.context() as watching:
+            real = CursorWrapper.execute
+            watching.setattr(
+                CursorWrapper,
+                "execute",
+                lambda self, sql, *a, **k: ran.append(sql) or real(self, sql, *a, **k),
+            )
+            while seen.count(b": still here") < 5:  # a quarter of a second idle, in any thread
+                seen += await asyncio.wait_for(anext(chunks), 2)
+        await chunks.aclose()  # type: ignore[attr-defined]
+
+    run(scenario)
+    assert ran == []
