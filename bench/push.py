@@ -122,8 +122,9 @@ def stream_worker(master: int) -> int:
 @contextmanager
 def stream_pool(port: int, streams: int) -> Iterator[subprocess.Popen[bytes]]:
     """The stream pool: gunicorn with uvicorn's worker, one worker. The bench's one waiting
-    player opens every stream, past the site's limit for one account: raised for it."""
-    per_account = {"LIVE_STREAMS_PER_ACCOUNT": str(streams + 10)}
+    player opens every stream, past the site's limit for one account: raised for it (the idle
+    ones held, and beside them the 100 watchers and the following page)."""
+    per_account = {"LIVE_STREAMS_PER_ACCOUNT": str(streams + 1_000)}
     with gunicorn(port, workers=1, asgi=True, env=per_account) as pool:
         yield pool
 

@@ -51,6 +51,7 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
     follow = streams["move_to_other_page"]
     assert follow["moves"] == 3 and follow["missed"] == 0 and follow["p95_ms"] > 0
     assert [cost["watchers"] for cost in streams["watchers"]] == [1, 30]
+    assert [cost["opened"] for cost in streams["watchers"]] == [1, 30]
     assert all(cost["missing"] == 0 and cost["heard_all_ms"] > 0 for cost in streams["watchers"])
     assert "move to the other page by stream" in printed
     # The scenario's players and games are gone again: the pages never see them.
