@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -223,6 +224,10 @@ def _secret_mark(secret: str) -> str:
 # --- Listening to Redis: one thread per process ----------------------------------------------
 
 
+LISTENER_NAME = f"yahtzee-live-{os.getpid()}"
+"""How this process's listener names itself to Redis (``CLIENT LIST`` shows it)."""
+
+
 class RedisListener:
     """A daemon thread subscribed to the channel, handing every message to ``hub``.
 
@@ -245,14 +250,23 @@ class RedisListener:
         failures = 0
         while True:
             try:
-                client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2)
+                # A connection that died without a word is found out within a health check.
+                client = aioredis.Redis.from_url(
+                    self.url,
+                    socket_connect_timeout=2,
+                    health_check_interval=15,
+                    client_name=LISTENER_NAME,
+                )
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(self.name)
                     self.subscribed.set()
                     failures = 0
                     await asyncio.to_thread(self.resync, hub.games())
-                    async for message in pubsub.listen():
-                        if message.get("type") == "message":
+                    while True:
+                        # Waking every 15 s at least: the next read then pings (the health
+                        # check), so a connection that died silently raises and is replaced.
+                        message = await pubsub.get_message(timeout=15.0)
+                        if message is not None and message.get("type") == "message":
                             hub.deliver(json.loads(message["data"]))
             except (redis.RedisError, OSError, ValueError) as exc:
                 self.subscribed.clear()

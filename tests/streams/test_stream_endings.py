@@ -9,6 +9,7 @@ from importlib import import_module
 from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings as site_settings
 from django.contrib.auth import logout
@@ -226,3 +227,36 @@ def test_an_idle_stream_runs_no_query(
 
     run(scenario)
     assert ran == []
+
+
+def test_news_published_while_the_redis_listener_was_away_still_reaches_the_stream(
+    settings: Any, alice: User, bob: User, online: Game
+) -> None:
+    from tests.streams.conftest import TEST_REDIS_URL, _redis_answers
+
+    if not _redis_answers():
+        pytest.skip(f"no Redis answers at {TEST_REDIS_URL}")
+    settings.LIVE_REDIS_URL = TEST_REDIS_URL
+    bobs = async_client_for(bob)
+    server = redis.Redis.from_url(TEST_REDIS_URL)
+
+    async def scenario() -> None:
+        reader = await open_stream(bobs, stream_url(online, since=online.version))
+        listener = broadcast.listener(stream.resync)
+        assert listener is not None
+
+        def roll_while_the_listener_is_cut_off() -> None:
+            # Its connection killed: the roll's news is published to nobody in this process.
+            ours = [c for c in server.client_list() if c["name"] == broadcast.LISTENER_NAME]
+            assert ours, "the listener is not connected"
+            for client in ours:
+                server.client_kill_filter(_id=client["id"])
+            listener.subscribed.clear()
+            roll_now(online, alice, 1, 2, 3, 4, 6)
+
+        await sync_to_async(roll_while_the_listener_is_cut_off)()
+        event = await reader.expect("message")  # told by the resync once it is back
+        await reader.close()
+        assert event.id == str(online.version + 1)
+
+    run(scenario)
