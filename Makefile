@@ -61,14 +61,19 @@ migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 	$(RUN_ENV) $(BIN)/python manage.py build_strategy
 
+# One ASGI server for everything (pages, moves and the games' streams of changes), as a user's
+# machine wants it. Without REDIS_URL a move is told to the streams of its own process only,
+# so one worker serves all; with REDIS_URL, WORKERS of them (deploy/ splits pages and streams).
 # Games that finished before accuracy was graded, or that no page asked to grade, are graded
 # first (quick when there are none: an index holds only those).
 run: migrate strategy
 	$(RUN_ENV) $(BIN)/python manage.py grade_games
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
-	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--access-logfile - --forwarded-allow-ips=""
+	@workers=$(WORKERS); if [ -z "$$REDIS_URL" ]; then workers=1; \
+		echo "No REDIS_URL: one worker, so that every open page hears every move."; fi; \
+	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.asgi --worker-class yahtzee_site.asgi_worker.Worker \
+		--bind $(HOST):$(PORT) --workers $$workers --access-logfile - --forwarded-allow-ips=""
 
 dev: $(VENV)/.runtime
 	install -d -m 0700 var

@@ -25,7 +25,8 @@ import os
 import random
 import secrets
 import time
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -35,7 +36,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from bench import fill, load, tables
+from bench import fill, load, push, tables
 from bench import follow as follow_mod
 from bench.cards import card_pool
 from bench.client import HTMX, Recorder
@@ -43,6 +44,7 @@ from bench.http_queries import count_queries
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from bench.serve import WORKERS, free_port, gunicorn
+from bench.streams import StreamPlan
 from games import rules
 from games.models import Game, Invitation, Seat
 from games.tables import services
@@ -76,6 +78,8 @@ class Prepared:
     waiter: User | None = None  # seated with the mover in the online games below
     waiting: int = 0  # a two-player online game, the mover on turn, never changed
     follow: tuple[int, ...] = ()  # two-player online games, the mover on turn, A moves in them
+    stream_follow: tuple[int, ...] = ()  # as many again, followed by stream
+    watched: tuple[int, ...] = ()  # one per watcher count: A moves in them, watched by streams
     six_seats: tuple[tuple[int, ...], ...] = ()  # per client (then one to count queries)
 
 
@@ -93,6 +97,7 @@ class Outcome:
     load_average: tuple[float, float]  # the machine's 1-minute load, before and after
     follow: follow_mod.FollowFigures | None = None  # move to the other player's page
     one_worker: follow_mod.OneWorker | None = None  # the update check, one gunicorn worker
+    streams: push.StreamOutcome | None = None  # the same, by stream; streams held (issue 23)
 
     @property
     def errors(self) -> int:
@@ -152,7 +157,9 @@ def finished_games(user: User, count: int, *, seed: int, console: Console) -> No
     tables.reset_sequences(fill.FILLED)
 
 
-def prepare(*, clients: int, seed: int, console: Console, follow_count: int = 1) -> Prepared:
+def prepare(
+    *, clients: int, seed: int, console: Console, follow_count: int = 1, watched_count: int = 0
+) -> Prepared:
     started = time.perf_counter()
     clear()
     mover = registered_player(MOVER, "Bench Mover")
@@ -177,6 +184,8 @@ def prepare(*, clients: int, seed: int, console: Console, follow_count: int = 1)
     with transaction.atomic():
         waiting = two_player_game(mover, waiter)
         follow = tuple(two_player_game(mover, waiter) for _ in range(follow_count))
+        by_stream = tuple(two_player_game(mover, waiter) for _ in range(follow_count))
+        watched = tuple(two_player_game(mover, waiter) for _ in range(watched_count))
         six_seats = tuple(
             tuple(
                 services.start_game(owner=mover, guests=list(GUESTS)).pk
@@ -196,6 +205,8 @@ def prepare(*, clients: int, seed: int, console: Console, follow_count: int = 1)
         waiter=waiter,
         waiting=waiting,
         follow=follow,
+        stream_follow=by_stream if watched_count else (),
+        watched=watched,
         six_seats=six_seats,
     )
 
@@ -236,22 +247,31 @@ def first_etag(plan: load.ClientPlan, url: str, cookie: str) -> str:
 # --- The run ----------------------------------------------------------------------------------
 
 
-def run(*, seconds: float, clients: int, seed: int, console: Console) -> Outcome:
-    """Prepare, serve, load, count; the players cleared again whatever happens."""
+def run(*, seconds: float, clients: int, seed: int, console: Console, streams: int = 0) -> Outcome:
+    """Prepare, serve, load, count; the players cleared again whatever happens. ``streams``:
+    idle streams held through the load (and the largest watcher count); 0 measures none."""
     console.line(
         f"HTTP scenario: gunicorn ({WORKERS} sync workers), {clients} client processes, "
-        f"{seconds:g} s, every request type interleaved ..."
+        f"{seconds:g} s, every request type interleaved"
+        + (f", {streams:,} idle streams held" if streams else "")
+        + " ..."
     )
     try:
         prepared = prepare(
-            clients=clients, seed=seed, console=console, follow_count=follow_games(seconds)
+            clients=clients,
+            seed=seed,
+            console=console,
+            follow_count=follow_games(seconds),
+            watched_count=len(push.watcher_counts(streams)) if streams else 0,
         )
-        return measure(prepared, seconds=seconds, clients=clients, console=console)
+        return measure(prepared, seconds=seconds, clients=clients, console=console, streams=streams)
     finally:
         clear()
 
 
-def measure(prepared: Prepared, *, seconds: float, clients: int, console: Console) -> Outcome:
+def measure(
+    prepared: Prepared, *, seconds: float, clients: int, console: Console, streams: int = 0
+) -> Outcome:
     csrf_secret = secrets.token_hex(16)  # 32 characters, as Django's own secrets
     mover_cookie = cookie_header(session_cookie(prepared.mover), csrf_secret)
     viewer_cookie = cookie_header(session_cookie(prepared.dashboard), csrf_secret)
@@ -261,7 +281,10 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
     queries = count_queries(prepared)
     port = free_port()
     connections.close_all()  # the client processes are forked: no connection shared with them
-    with gunicorn(port):
+    stream_port = free_port()
+    with ExitStack() as stack:
+        stack.enter_context(gunicorn(port))
+        pool = stack.enter_context(push.stream_pool(stream_port, streams)) if streams else None
         base = load.ClientPlan(
             host="127.0.0.1",
             port=port,
@@ -294,12 +317,20 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
                 strict=True,
             )
         ]
+        held = None
+        if pool is not None and prepared.watched:
+            console.line(f"  {streams:,} idle streams opening ...")
+            stream_plan = StreamPlan("127.0.0.1", stream_port, base.host_header, waiter_cookie)
+            held = push.hold(stream_plan, game=prepared.watched[-1], count=streams, pool=pool)
+            stack.callback(held[0].stop)
         started, load_before = time.perf_counter(), os.getloadavg()[0]
-        with multiprocessing.get_context("fork").Pool(clients) as pool:
-            per_client = pool.map(load.drive, plans)
-            pool.close()  # the clients exit by themselves, never by terminate()'s SIGTERM
-            pool.join()
+        with multiprocessing.get_context("fork").Pool(clients) as clients_pool:
+            per_client = clients_pool.map(load.drive, plans)
+            clients_pool.close()  # the clients exit by themselves, never by terminate()'s SIGTERM
+            clients_pool.join()
         took, load_after = time.perf_counter() - started, os.getloadavg()[0]
+        if held is not None:
+            held = (held[0], replace(held[1], alive_after_load=held[0].alive()))
         followed = None
         if prepared.follow:
             console.line(
@@ -310,6 +341,20 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
                 follow_mod.FollowPlan(
                     client=plans[0], waiter_cookie=waiter_cookie, games=prepared.follow
                 )
+            )
+        streamed = None
+        if pool is not None:
+            streamed = push.measure(
+                plans[0],
+                follow_games=prepared.stream_follow,
+                watched_games=prepared.watched,
+                shared_redis=shared_cache(),
+                held=held,
+                stream_port=stream_port,
+                worker=push.stream_worker(pool.pid),
+                waiter_cookie=waiter_cookie,
+                streams=streams,
+                console=console,
             )
     one_worker = None
     if base.wait_url:
@@ -338,6 +383,7 @@ def measure(prepared: Prepared, *, seconds: float, clients: int, console: Consol
         load_average=(load_before, load_after),
         follow=followed,
         one_worker=one_worker,
+        streams=streamed,
     )
 
 

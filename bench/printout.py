@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from bench import load
+from bench import load, push
 from bench.http_scenario import Outcome
 from bench.lobby import KEY as LOBBY
 from bench.lobby import Lobby
@@ -179,6 +179,9 @@ def print_playing_together(outcome: Outcome, console: Console) -> None:
             f"{line}\n  {'met   ' if shown.met() else 'MISSED'} target: "
             f"{follow_target(shown.poll_seconds)}"
         )
+    if streamed := outcome.streams:
+        good = streamed.follow_met() and (streamed.held is None or streamed.held.met())
+        (console.success if good else console.warning)("\n".join(push.summary_lines(streamed)))
     for kind in (load.ROLL6, load.SCORE6):
         if six := outcome.figures.get(kind):
             console.line(

@@ -23,7 +23,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bench import follow as follow_mod
-from bench import load
+from bench import load, push
 from bench.http_scenario import Outcome
 from bench.lobby import Lobby
 from bench.scenarios import PLAIN, TRIVIAL, Dataset, Page
@@ -216,6 +216,8 @@ def http_section(outcome: Outcome) -> dict[str, Any]:
         "targets_met": all(met for _, _, met in outcome.targets),
         "errors": outcome.errors,
         "playing_together": playing_together(outcome),
+        # Issue 23: the games' streams, next to the polling above.
+        "streams": push.section(outcome.streams) if outcome.streams else None,
     }
 
 

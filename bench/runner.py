@@ -42,6 +42,9 @@ class Options:
     http: bool = True  # the HTTP scenario: gunicorn, client processes, every request type
     http_seconds: float = 40.0  # its timed seconds (after a second of warm-up)
     http_clients: int = 2  # its client processes (as many as gunicorn's workers: no queueing)
+    # Idle streams held through the HTTP scenario's load (and the most watchers of one move's
+    # cost); 0 measures no streams.
+    streams: int = 10_000
     scaleout: bool = True  # nginx in front of gunicorn nodes, whole games, replayed afterwards
     scaleout_seconds: float = 20.0
     scaleout_clients: int = 4
@@ -82,6 +85,8 @@ class Options:
         if self.lobby_games is None:
             return min(lobby.GAMES, self.lobby_room)
         return self.lobby_games
+        if self.streams < 0:
+            raise BenchError("--streams cannot be negative.")
         if self.http_seconds <= 0 or self.http_clients < 1:
             raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
@@ -144,6 +149,7 @@ def run(options: Options, console: Console) -> report.Results:
             clients=options.http_clients,
             seed=options.seed,
             console=console,
+            streams=options.streams,
         )
 
     # The scale-out scenario: nginx, the nodes, whole games, the replay; then with faults.

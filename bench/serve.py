@@ -52,19 +52,23 @@ def gunicorn(
     workers: int | None = WORKERS,
     config: Path | None = None,
     env: dict[str, str] | None = None,
+    asgi: bool = False,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """The site served by gunicorn (sync workers) on ``port``, up and answering /healthz.
 
     ``config`` is a gunicorn configuration file (its workers win when ``workers`` is None);
-    ``env`` adds to the environment the server gets."""
+    ``env`` adds to the environment the server gets; ``asgi`` serves the ASGI application with
+    uvicorn's worker instead (the streams' pool: ``deploy/gunicorn_streams.conf.py``)."""
     # A log of its own per run (a test may serve at the same time); kept only if it says anything.
     log = Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     command = [
-        sys.executable, "-m", "gunicorn", "yahtzee_site.wsgi",
+        sys.executable, "-m", "gunicorn", "yahtzee_site.asgi" if asgi else "yahtzee_site.wsgi",
         "--bind", f"127.0.0.1:{port}",
         "--forwarded-allow-ips", "", "--log-level", "warning",
     ]  # fmt: skip
+    if asgi:
+        command += ["--worker-class", "yahtzee_site.asgi_worker.Worker"]
     if config is not None:
         command += ["--config", str(config)]
     if workers is not None:

@@ -338,7 +338,7 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
         if game.challenge_day is not None:  # a day's challenge: played alone
             daily_results.enter_result(game, seats[0])
     if shown:
-        live.publish(game)
+        live.publish(game, rolled=any(isinstance(event, rules.Rolled) for event in new_events))
         turn_mail.after_save(game, seats, before, after)
     return replace(table, loaded=after)
 

@@ -1,6 +1,7 @@
 from django.urls import include, path, register_converter
 
 from games.home import views as home
+from games.play import stream
 from games.play import views as play
 from games.review import views as review
 from games.tables import views as tables
@@ -25,6 +26,7 @@ urlpatterns = [
         name="revoke",
     ),
     path("<int64:game_id>/", play.game_page, name="play"),
+    path("<int64:game_id>/stream/", stream.stream, name="stream"),
     path("<int64:game_id>/hold/", play.hold, name="hold"),
     path("<int64:game_id>/roll/", play.roll, name="roll"),
     path("<int64:game_id>/hint/", play.hint, name="hint"),

@@ -69,3 +69,44 @@ def test_gunicorn_loads_the_shipped_configuration() -> None:
     worker_class, workers, threads, timeout = result.stdout.split()
     assert (worker_class, threads) == ("sync", "1")
     assert int(workers) >= 1 and int(timeout) > 20  # above SQLite's busy timeout
+
+
+def _header_lines(text: str) -> list[str]:
+    return [
+        line
+        for line in text.splitlines()
+        if line.startswith(("proxy_set_header", "proxy_http_version", "proxy_redirect"))
+    ]
+
+
+def test_streams_get_the_same_headers_unbuffered_and_held_open() -> None:
+    streams = (DEPLOY / "stream_proxy.conf").read_text()
+
+    assert _header_lines(streams) == _header_lines((DEPLOY / "proxy_headers.conf").read_text())
+    assert "proxy_buffering off;" in streams
+    assert "proxy_read_timeout 1h;" in streams  # far beyond the 15 s between heartbeats
+
+
+def test_nginx_routes_the_games_streams_to_the_stream_pools() -> None:
+    site = (DEPLOY / "nginx.conf").read_text()
+    location = site.split("location ~ ^/play/[0-9]+/stream/$ {", 1)[1].split("}", 1)[0]
+
+    assert "proxy_pass http://yahtzee_streams;" in location
+    assert "include /srv/yahtzee/deploy/stream_proxy.conf;" in location
+    assert "upstream yahtzee_streams {" in site and ":8001" in site
+
+
+def test_gunicorn_loads_the_stream_pools_configuration() -> None:
+    code = (
+        "from gunicorn.config import Config; import runpy; c = Config(); "
+        "[c.set(k, v) for k, v in runpy.run_path('deploy/gunicorn_streams.conf.py').items() "
+        " if k in c.settings]; print(c.worker_class_str, c.workers, c.max_requests, c.bind[0]); "
+        "c.worker_class"  # imports the worker class: it must exist
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+
+    worker_class, workers, max_requests, bind = result.stdout.split()
+    assert worker_class == "yahtzee_site.asgi_worker.Worker"
+    assert int(workers) >= 1 and max_requests == "0" and bind == "127.0.0.1:8001"

@@ -1,9 +1,18 @@
-"""ASGI entry point."""
+"""ASGI entry point: the game's streams of changes (``games/play/stream.py``), and under
+``make run`` every other page too. Served by gunicorn with ``yahtzee_site.asgi_worker``."""
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
+
+# WhiteNoise answers a static file with a synchronous iterator, which Django's ASGI handler
+# reads whole before sending, with a warning each time: the files are small, and behind nginx
+# (deploy/) they never reach the site at all.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 
 application = get_asgi_application()

@@ -134,7 +134,7 @@ MIDDLEWARE = [
     # next to secrets invites BREACH; here the only secret in a page is the CSRF token, which
     # Django masks afresh in every response, and GZipMiddleware pads each response with random
     # bytes ("Heal the BREACH"), so repeated requests reveal nothing by their length.
-    "django.middleware.gzip.GZipMiddleware",
+    "yahtzee_site.compression.GZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -150,6 +150,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "yahtzee_site.urls"
 WSGI_APPLICATION = "yahtzee_site.wsgi.application"
+# The game's streams of changes (games/play/stream.py) are served by an ASGI server: `make run`
+# and deploy/ run this one with gunicorn's uvicorn worker.
+ASGI_APPLICATION = "yahtzee_site.asgi.application"
 
 TEMPLATES = [
     {
@@ -228,7 +231,8 @@ if NODES > 1 and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES: dict[str, dict[str, Any]]
 if redis_url := os.environ.get("REDIS_URL", "").strip():
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}
+        # Django's, its connection pools shared by every request of a process (see the module).
+        "default": {"BACKEND": "yahtzee_site.redis_cache.RedisCache", "LOCATION": redis_url}
     }
     # A shared cache can front the session table (one query less per page). Not with the
     # per-process local-memory cache: a session ended in one worker would live on in another.
@@ -237,6 +241,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # A game's version is published in the cache only where every worker sees the same cache.
 GAME_VERSIONS_IN_CACHE = bool(redis_url)
+# Where a game's changes are told to the open streams of it on every node (Redis pub/sub):
+# REDIS_URL's Redis, or LIVE_REDIS_URL's; without either, to those of this process only
+# (games/play/broadcast.py).
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or redis_url
+# Streams one account may hold open in one process (tabs, devices): one account cannot take a
+# node's streams for itself; past it, its pages ask every second instead.
+LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "50"))
 # When each player's page of a game last checked for news (``games.play.live.saw_page``): the
 # turn mail goes only to a player with no page open. Every worker must see it, so without
 # Redis it is kept in files on this machine (written at most every few seconds per page).

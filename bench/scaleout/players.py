@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from accounts.models import TRIAL_GAMES
 from bench.client import HTMX, Client, Recorder, Response, Sample
+from bench.streams import Listener, StreamPlan
 from bench.turns import (
     Recovery,
     Seat,
@@ -36,6 +37,8 @@ TITLES = {
 }
 EXPECTED = {UPDATE_CHECK: 304, NEW_GAME: 302, "login": 302, "join": 302, "start": 302}
 KILLED = 502  # nginx's answer when the worker serving a request was killed under it
+PUSHED_WITHIN = 10.0  # seconds a turn may take to reach the other player's stream (a node's
+# stream worker killed meanwhile: the stream comes back through the other node)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Plan:
     csrf_cookie: str
     partner: str = ""  # set: this process plays online games, hosting this player
     warmup_seconds: float = 1.0
+    streams: bool = False  # each online player's page holds the game's stream through nginx
 
 
 @dataclass
@@ -63,6 +67,9 @@ class Played:
     online_games: int = 0  # two-player games opened, joined and started over HTTP
     serial_refused_at: int | None = None  # the wrong serial first answered 429 (limits client)
     locked_out: bool = False  # the right password refused after the failure limit
+    pushed_ms: list[float] = field(default_factory=list)  # a turn's end on the other's stream
+    push_missed: int = 0  # turns the other player's stream never told (within PUSHED_WITHIN)
+    stream_reconnects: int = 0  # streams broken (a worker killed) and opened again
 
 
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -116,6 +123,14 @@ class Player:
             if answer.status != KILLED:
                 break
         return answer
+
+    def listen(self, game_id: int, since: int) -> Listener:
+        """This player's page's stream of the game, open (and reopened) until closed."""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
+        plan = StreamPlan("127.0.0.1", self.plan.port, self.plan.host_header, cookie)
+        listener = Listener(plan, game_id, since)
+        listener.start()
+        return listener
 
     def log_in(self, *, password: str = PASSWORD, expect: int | None = 302) -> int:
         page = self.request("login_page", "GET", "/accounts/login/", retry=True)
@@ -277,30 +292,55 @@ class Table:
             tags = {}
             for player in (self.host, self.guest):
                 _, tags[id(player)], page = player.game_page(game_id, "", GAME_PAGE)
-            seats, turn = (self.host, self.guest), 0
+            seats = (self.host, self.guest)
             version = version_of(page) or 0
-            while (now := time.perf_counter()) < end:
-                for player in seats:
-                    player.recording = now >= warm_until
-                mover, waiter = seats[turn % 2], seats[(turn + 1) % 2]
-                # The waiting player's check: nothing has changed yet.
-                waiter.game_page(game_id, tags[id(waiter)], UPDATE_CHECK)
-                moved, over = mover.turn(game_id, version)
-                if moved is None:
-                    break  # cut off for good: a new game
-                version = moved
-                # The other player's check after the move: the game has changed.
-                status, tags[id(waiter)], page = waiter.game_page(
-                    game_id, tags[id(waiter)], GAME_PAGE
-                )
-                if status == 304:
-                    played.stale_304s += 1
-                _, tags[id(mover)], _ = mover.game_page(game_id, tags[id(mover)], GAME_PAGE)
-                if over:
-                    played.finished_games += 1
-                    break
-                turn += 1
+            streams = {id(p): p.listen(game_id, version) for p in seats} if plan.streams else {}
+            try:
+                self.turns(game_id, version, seats, tags, streams, warm_until, end)
+            finally:
+                for listener in streams.values():
+                    listener.close()
+                    played.stream_reconnects += listener.reconnects
         return played
+
+    def turns(
+        self,
+        game_id: int,
+        version: int,
+        seats: tuple[Player, Player],
+        tags: dict[int, str],
+        streams: dict[int, Listener],
+        warm_until: float,
+        end: float,
+    ) -> None:
+        """Turn after turn until the game ends or the time is up."""
+        played, turn = self.host.played, 0
+        while (now := time.perf_counter()) < end:
+            for player in seats:
+                player.recording = now >= warm_until
+            mover, waiter = seats[turn % 2], seats[(turn + 1) % 2]
+            # The waiting player's check: nothing has changed yet.
+            waiter.game_page(game_id, tags[id(waiter)], UPDATE_CHECK)
+            moved, over = mover.turn(game_id, version)
+            if moved is None:
+                break  # cut off for good: a new game
+            version = moved
+            if streams:  # the other player's page hears of the turn by its stream
+                acked = time.perf_counter()
+                heard = streams[id(waiter)].heard_by(moved, PUSHED_WITHIN)
+                if heard is None:
+                    played.push_missed += 1
+                elif waiter.recording:
+                    played.pushed_ms.append(max(0.0, heard - acked) * 1000)
+            # The other player's check after the move: the game has changed.
+            status, tags[id(waiter)], _page = waiter.game_page(game_id, tags[id(waiter)], GAME_PAGE)
+            if status == 304:
+                played.stale_304s += 1
+            _, tags[id(mover)], _ = mover.game_page(game_id, tags[id(mover)], GAME_PAGE)
+            if over:
+                played.finished_games += 1
+                break
+            turn += 1
 
 
 def drive(plan: Plan) -> Played:

@@ -28,12 +28,35 @@ def nginx_binary() -> str | None:
     )
 
 
-def nginx_config(folder: Path, *, port: int, upstreams: Sequence[int]) -> str:
-    """A whole nginx configuration for the bench: deploy's proxy headers, loopback only."""
+def nginx_config(
+    folder: Path, *, port: int, upstreams: Sequence[int], stream_upstreams: Sequence[int] = ()
+) -> str:
+    """A whole nginx configuration for the bench: deploy's proxy headers, loopback only; the
+    games' streams to the stream pools (``stream_upstreams``) as deploy/nginx.conf routes them."""
     for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / temp).mkdir(exist_ok=True)
     servers = "".join(
         f"        server 127.0.0.1:{p} max_fails=3 fail_timeout=5s;\n" for p in upstreams
+    )
+    stream_servers = "".join(
+        f"        server 127.0.0.1:{p} max_fails=3 fail_timeout=5s;\n" for p in stream_upstreams
+    )
+    streams = (
+        f"""    upstream yahtzee_streams {{
+{stream_servers}    }}
+"""
+        if stream_upstreams
+        else ""
+    )
+    stream_location = (
+        f"""        location ~ ^/play/[0-9]+/stream/$ {{
+            proxy_pass http://yahtzee_streams;
+            include {DEPLOY / "stream_proxy.conf"};
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+"""
+        if stream_upstreams
+        else ""
     )
     mime = "include /etc/nginx/mime.types;" if Path("/etc/nginx/mime.types").exists() else ""
     # As root, nginx's workers would drop to "nobody", who may not enter the 0700 var/.
@@ -43,7 +66,7 @@ worker_processes 1;
 daemon off;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections 4096; }}
 http {{
     {mime}
     access_log off;
@@ -54,9 +77,9 @@ http {{
     scgi_temp_path {folder}/scgi;
     upstream yahtzee_nodes {{
 {servers}    }}
-    server {{
+{streams}    server {{
         listen 127.0.0.1:{port};
-        location /static/ {{
+{stream_location}        location /static/ {{
             alias {settings.STATIC_ROOT}/;
             gzip_static on;
             expires max;
@@ -73,11 +96,15 @@ http {{
 
 
 @contextmanager
-def nginx(binary: str, *, port: int, upstreams: Sequence[int]) -> Iterator[None]:
+def nginx(
+    binary: str, *, port: int, upstreams: Sequence[int], stream_upstreams: Sequence[int] = ()
+) -> Iterator[None]:
     with tempfile.TemporaryDirectory(prefix="bench-nginx-") as name:
         folder = Path(name)
         conf = folder / "nginx.conf"
-        conf.write_text(nginx_config(folder, port=port, upstreams=upstreams))
+        conf.write_text(
+            nginx_config(folder, port=port, upstreams=upstreams, stream_upstreams=stream_upstreams)
+        )
         check = subprocess.run(
             [binary, "-t", "-p", str(folder), "-c", str(conf)], capture_output=True, text=True
         )

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+import redis
 from django.conf import settings
 from django.db import connection, connections
 
@@ -28,6 +29,22 @@ from bench.scenarios import allowed_host
 from games.models import Game
 
 PREFIX = f"{fill.PREFIX}scale-"
+
+
+STREAM_CONFIG = DEPLOY / "gunicorn_streams.conf.py"
+BENCH_LIVE_REDIS_URL = "redis://127.0.0.1:6379/8"
+
+
+def live_redis() -> str:
+    """Where the nodes tell every stream pool of each move: the site's Redis, else one answering
+    at ``BENCH_LIVE_REDIS_URL`` (a run on SQLite has none of its own); "" for none (streams off:
+    a node's stream pool would hear only its own process's moves)."""
+    url = settings.LIVE_REDIS_URL or os.environ.get("BENCH_LIVE_REDIS_URL", BENCH_LIVE_REDIS_URL)
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        return ""
+    return str(url)
 
 
 def nodes_for(vendor: str) -> int:
@@ -97,6 +114,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
     ports = [serve.free_port() for _ in range(nodes)]
     proxy = serve.free_port()
     env = {"NODES": str(nodes), "TRUSTED_PROXY_COUNT": "1", "TRUST_X_FORWARDED_PROTO": "1"}
+    live = live_redis()
+    if live:
+        env["LIVE_REDIS_URL"] = live  # each move told to every node's stream pool
+    stream_ports = [serve.free_port() for _ in range(nodes)] if live else []
     config = DEPLOY / "gunicorn.conf.py"
     logs = [Path(settings.BASE_DIR) / "var" / f"bench-gunicorn-{p}.log" for p in ports]
     connections.close_all()
@@ -106,7 +127,15 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
             stack.enter_context(serve.gunicorn(p, workers=None, config=config, env=env))
             for p in ports
         ]
-        stack.enter_context(nginx(binary, port=proxy, upstreams=ports))
+        stream_pools = [
+            stack.enter_context(
+                serve.gunicorn(p, workers=1, config=STREAM_CONFIG, env=env, asgi=True)
+            )
+            for p in stream_ports
+        ]
+        stack.enter_context(
+            nginx(binary, port=proxy, upstreams=ports, stream_upstreams=stream_ports)
+        )
         workers = sum(len(worker_pids(s.pid)) for s in servers)
         host, csrf = allowed_host(), str(settings.CSRF_COOKIE_NAME)
         trial = drive_trial(
@@ -117,7 +146,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         )
         stop = threading.Event()
         thread = threading.Thread(
-            target=killer, args=([s.pid for s in servers], 3.0, stop, kills), daemon=True
+            # Any worker, a stream pool's too: its streams come back through the other node.
+            target=killer,
+            args=([s.pid for s in servers + stream_pools], 3.0, stop, kills),
+            daemon=True,
         )
         plans = [
             Plan(
@@ -127,6 +159,7 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
                 seconds=seconds,
                 csrf_cookie=csrf,
                 partner=partner,
+                streams=bool(live),
             )
             for u, partner in pairs
         ]
@@ -176,6 +209,10 @@ def run_once(*, seconds: float, clients: int, fault: bool, binary: str, console:
         unplayable=unplayable(usernames),
         integrity=integrity(),
         locked=locked,
+        streams=bool(live),
+        pushed_ms=tuple(ms for p in per_client for ms in p.pushed_ms),
+        push_missed=sum(p.push_missed for p in per_client),
+        stream_reconnects=sum(p.stream_reconnects for p in per_client),
     )
     clear()
     return result

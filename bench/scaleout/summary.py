@@ -41,6 +41,10 @@ class Run:
     unplayable: int
     integrity: str
     locked: int  # "database is locked" in the nodes' logs
+    streams: bool = False  # each online page held its game's stream (a stream pool a node)
+    pushed_ms: tuple[float, ...] = ()  # a turn's end, from the mover's answer to the other's stream
+    push_missed: int = 0  # turns the other player's stream never told
+    stream_reconnects: int = 0
 
     @property
     def unexpected(self) -> dict[str, int]:
@@ -112,6 +116,14 @@ def section(run: Run) -> dict[str, object]:
         "unplayable_games": run.unplayable,
         "integrity_check": run.integrity,
         "database_locked": run.locked,
+        "streams": {
+            "on": run.streams,
+            "turns_pushed": len(run.pushed_ms),
+            "missed": run.push_missed,
+            "p50_ms": round(load.percentile(run.pushed_ms, 0.50), 1) if run.pushed_ms else None,
+            "p95_ms": round(load.percentile(run.pushed_ms, 0.95), 1) if run.pushed_ms else None,
+            "reconnects": run.stream_reconnects,
+        },
     }
 
 
@@ -144,6 +156,10 @@ def problems(run: Run) -> list[str]:
         found.append(f"integrity_check: {run.integrity}")
     if run.locked:
         found.append(f'{run.locked} "database is locked" in the nodes\' logs')
+    if run.streams and run.push_missed:
+        found.append(f"{run.push_missed} turn(s) never reached the other player's stream")
+    if run.streams and run.online_games and not run.pushed_ms:
+        found.append("no turn was heard on a stream")
     if run.nodes > 1 and len([n for n in run.node_split if n != "?"]) < run.nodes:
         found.append(f"requests did not reach every node: {run.node_split}")
     return found
@@ -183,5 +199,14 @@ def print_run(run: Run, console: Console) -> None:
         f"games unplayable {run.unplayable}; integrity_check {run.integrity}"
         + (f"; workers killed {run.kills}" if run.fault else "")
     )
+    if run.streams and run.pushed_ms:
+        console.line(
+            f"  streams on (a stream pool a node, through nginx): {len(run.pushed_ms)} turns "
+            f"reached the other player's stream, p50 {load.percentile(run.pushed_ms, 0.5):.1f} ms, "
+            f"p95 {load.percentile(run.pushed_ms, 0.95):.1f} ms after the mover's answer; "
+            f"missed {run.push_missed}; streams reopened {run.stream_reconnects}"
+        )
+    elif not run.streams:
+        console.line("  streams off: no Redis to tell the nodes' stream pools of each move")
     for problem in problems(run):
         console.failure(f"  ✗ {problem}")

@@ -26,7 +26,8 @@ from django.db.models import Field, Model
 
 from accounts import credentials
 from accounts.models import User
-from games.models import Game
+from games.models import Game, GameStatus
+from games.play import broadcast
 
 
 def _key(game_id: int) -> str:
@@ -36,7 +37,7 @@ def _key(game_id: int) -> str:
 PAGE_OPEN_FOR = 30
 """Seconds after its last update check that a player's page of a game still counts as open
 (a page checks about every second; a hidden tab or a sleeping laptop less often, or never)."""
-_SEEN_EVERY = 10
+SEEN_EVERY = 10
 """A page's check is written down at most this often: most checks only read it."""
 
 
@@ -54,14 +55,22 @@ def saw_page(
 
     Kept in the ``presence`` cache, shared by every worker: no query, one cache read (none when
     the update check read it already: ``last``), and a write only when the last one is
-    ``_SEEN_EVERY`` seconds old.
+    ``SEEN_EVERY`` seconds old.
     """
     now = time.time() if now is None else now
     seen, key = caches["presence"], _seen_key(game_id, user_id)
     if last is _UNREAD:
         last = seen.get(key)
-    if not isinstance(last, float | int) or now - last >= _SEEN_EVERY:
-        seen.set(key, now, timeout=PAGE_OPEN_FOR + _SEEN_EVERY)
+    if not isinstance(last, float | int) or now - last >= SEEN_EVERY:
+        seen.set(key, now, timeout=PAGE_OPEN_FOR + SEEN_EVERY)
+
+
+def saw_pages(pages: list[tuple[int, int]], now: float | None = None) -> None:
+    """Each (game, account) in ``pages`` has a page of the game open now (a stream of it: see
+    ``games.play.stream``), marked in one write for them all."""
+    now = time.time() if now is None else now
+    marks = {_seen_key(game_id, user_id): now for game_id, user_id in pages}
+    caches["presence"].set_many(marks, timeout=PAGE_OPEN_FOR + SEEN_EVERY)
 
 
 def page_open(*, game_id: int, user_id: int, now: float | None = None) -> bool:
@@ -69,14 +78,26 @@ def page_open(*, game_id: int, user_id: int, now: float | None = None) -> bool:
     ``PAGE_OPEN_FOR`` seconds (allowing for the writes skipped in between)."""
     now = time.time() if now is None else now
     last = caches["presence"].get(_seen_key(game_id, user_id))
-    return isinstance(last, float | int) and now - last < PAGE_OPEN_FOR + _SEEN_EVERY
+    return isinstance(last, float | int) and now - last < PAGE_OPEN_FOR + SEEN_EVERY
 
 
-def publish(game: Game) -> None:
-    """Once the transaction that changed ``game`` commits, make its new version known."""
-    if settings.GAME_VERSIONS_IN_CACHE:
-        key, version = _key(game.pk), game.version
-        transaction.on_commit(lambda: shared_cache.set(key, version, timeout=None))
+def publish(game: Game, *, rolled: bool = False) -> None:
+    """Once the transaction that changed ``game`` commits, make its new version known: to the
+    update check (the shared cache), then to every open stream of the game (``broadcast``).
+    ``rolled``: the change was a roll, which the other players' pages show rolling."""
+    key, version = _key(game.pk), game.version
+    over = game.status in (GameStatus.FINISHED, GameStatus.ABANDONED)
+    rematch = game.rematch_id is not None
+    in_cache = settings.GAME_VERSIONS_IN_CACHE
+
+    def tell() -> None:
+        if in_cache:
+            shared_cache.set(key, version, timeout=None)
+        broadcast.game_changed(
+            game_id=game.pk, version=version, over=over, rematch=rematch, rolled=rolled
+        )
+
+    transaction.on_commit(tell)
 
 
 class Revalidation(NamedTuple):

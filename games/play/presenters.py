@@ -61,6 +61,7 @@ GAME_ACTIONS = (
     "first",
     "abandon_page",
     "grade",
+    "stream",
 )
 
 

@@ -63,6 +63,7 @@ def render_room(
         "page_title": f"Waiting for players — {game.rules_kind.name}",
         "urls": {
             "play": reverse("games:play", kwargs={"game_id": game.pk}),
+            "stream": reverse("games:stream", kwargs={"game_id": game.pk}),
             "start": reverse("games:start", kwargs={"game_id": game.pk}),
             "abandon_page": reverse("games:abandon_page", kwargs={"game_id": game.pk}),
         },

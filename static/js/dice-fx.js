@@ -1,5 +1,6 @@
-// Dice effects: the dice that were not held tumble when a roll's answer arrives, and, if the
-// player turned sound on, a short rattle made with the Web Audio API (no audio files).
+// Dice effects: the dice that were not held tumble when a roll's answer arrives (or another
+// player's roll is shown), and, if the player turned sound on, a short rattle made with the
+// Web Audio API (no audio files).
 // Purely decorative: without JavaScript, Web Audio or motion the game plays the same.
 (function () {
   "use strict";
@@ -208,5 +209,13 @@
     if (!isRollAnswer(event.detail)) return;
     if (motionAllowed()) tumble(elt);
     if (soundOn()) rattle();
+  });
+
+  // Another player rolled (live.js heard it and drew their dice): the dice tumble here too,
+  // without the rattle, which is the roller's own.
+  document.addEventListener("yahtzee:rolled", function (event) {
+    const form = event.target;
+    if (form instanceof Element && motionAllowed()) tumble(form);
+    fx.othersRolls = (fx.othersRolls || 0) + 1;
   });
 })();

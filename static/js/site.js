@@ -132,46 +132,6 @@
     if (dialog) dialog.showModal();
   });
 
-  // --- A game others play too: follow it ------------------------------------------------
-  // Whoever is on turn (or while the game waits for players), ask every second whether the
-  // game moved on. The browser revalidates with the game's ETag, so an unchanged game costs a
-  // 304 and no swap; a newer one is swapped in (the waiting room reloads). The page's own
-  // version is the form's (a hold moves it on without redrawing the game); an answer no newer
-  // than it, or one that crossed the player's own move on the way, is never swapped in.
-  const LIVE_EVERY_MS = 1000;
-  let asking = false;
-
-  function shownVersion(live) {
-    const field = document.getElementById("game-version");
-    return Number(field && live.contains(field) ? field.value : live.dataset.version);
-  }
-
-  function followLiveGame() {
-    const live = document.querySelector("[data-live]");
-    if (!live || asking || document.hidden || !window.htmx) return;
-    if (live.querySelector(".htmx-request") || live.classList.contains("htmx-request")) return;
-    asking = true;
-    fetch(live.dataset.liveUrl, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
-      .then(function (answer) {
-        const found = /v(\d+)-/.exec(answer.headers.get("ETag") || "");
-        if (!answer.ok || !found || Number(found[1]) <= shownVersion(live)) return null;
-        if (document.querySelector(".htmx-request")) return null; // the player's move wins
-        if (live.hasAttribute("data-live-reload")) {
-          window.location.reload();
-          return null;
-        }
-        return answer.text().then(function (body) {
-          const still = document.body.contains(live) && !document.querySelector(".htmx-request");
-          if (still && Number(found[1]) > shownVersion(live)) {
-            window.htmx.swap(live, body, { swapStyle: "outerHTML" });
-          }
-        });
-      })
-      .catch(function () { /* offline for a moment: the next tick asks again */ })
-      .finally(function () { asking = false; });
-  }
-  window.setInterval(followLiveGame, LIVE_EVERY_MS);
-
   // --- The computer's turn, step by step -------------------------------------------------
   // Each step is a request of its own (no server worker waits): the page asks for the next
   // step a moment after showing the last, so a person can follow the dice.

@@ -26,8 +26,9 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
     path = tmp_path / "bench.json"
 
     call_command(
-        "bench", *TINY, "--http-seconds", "2", "--json", str(path), "--no-fail", stdout=out
-    )
+        "bench", *TINY, "--http-seconds", "2", "--streams", "30", "--json", str(path),
+        "--no-fail", stdout=out,
+    )  # fmt: skip
 
     printed, http = out.getvalue(), json.loads(path.read_text())["http"]
     rows = {row["key"]: row for row in http["requests"]}
@@ -41,5 +42,17 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
     assert rows["not_modified"]["queries"] <= 2
     assert {target["key"] for target in http["targets"]} >= {"roll", "score", "dashboard"}
     assert "Unchanged game, 304" in printed and "x front" in printed
+    # The streams (issue 23): held through the load, a move followed by stream, a move's cost.
+    streams = http["streams"]
+    assert streams["held"]["opened"] == streams["held"]["alive_after_load"] == 30
+    assert streams["held"]["failed"] == 0 and streams["held"]["per_stream_kb"] > 0
+    # 30 idle streams in the worker, and no thread each (Django's request thread let go).
+    assert streams["held"]["threads_after"] - streams["held"]["threads_before"] < 10
+    follow = streams["move_to_other_page"]
+    assert follow["moves"] == 3 and follow["missed"] == 0 and follow["p95_ms"] > 0
+    assert [cost["watchers"] for cost in streams["watchers"]] == [1, 30]
+    assert [cost["opened"] for cost in streams["watchers"]] == [1, 30]
+    assert all(cost["missing"] == 0 and cost["heard_all_ms"] > 0 for cost in streams["watchers"])
+    assert "move to the other page by stream" in printed
     # The scenario's players and games are gone again: the pages never see them.
     assert not User.objects.filter(username__startswith=http_scenario.PREFIX).exists()

@@ -16,6 +16,7 @@ from django.db import connection
 
 from accounts.models import TRIAL_GAMES, User
 from bench import scaleout
+from bench.scaleout.scenario import live_redis
 
 # Committed data: the nodes read the test database through connections of their own.
 pytestmark = [
@@ -54,6 +55,12 @@ def test_whole_games_through_nginx_on_every_node_lose_nothing_even_with_workers_
         assert run["serial_refused_at"] == settings.SERIAL_ATTEMPTS_PER_ACCOUNT + 1
         assert run["locked_out"] is True
         assert run["integrity_check"] in ("ok", "n/a") and run["database_locked"] == 0
+        # With a Redis to tell every node's stream pool (issue 23), each turn reaches the other
+        # player's stream through nginx, even while workers (the stream pools' too) are killed.
+        streams = run["streams"]
+        assert streams["on"] is bool(live_redis())
+        if streams["on"]:
+            assert streams["turns_pushed"] > 0 and streams["missed"] == 0, streams
     assert faulty["fault"] and faulty["kills"] >= 1
     assert "Scale-out scenario with faults" in out.getvalue()
     assert not User.objects.filter(username__startswith=scaleout.PREFIX).exists()

@@ -36,6 +36,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+from tests.browser.asgi_server import AsgiLiveServer  # noqa: E402
 from tests.factories import PASSWORD, make_user  # noqa: E402
 
 # Playwright waits at most this long for one condition; a page of this site answers in ms.
@@ -116,6 +117,14 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 # --- The site and the browser's complaints ------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[AsgiLiveServer]:
+    """The site under uvicorn (ASGI), as production serves the game's streams."""
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ each roll and score without a reload, a reload in the middle, and the turn passi
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest
@@ -88,9 +88,7 @@ def test_two_accounts_play_online_and_the_waiting_page_follows_by_itself(
           return [answer.status, await answer.text()];
         }"""
     )
-    # The message as the page reads it (HTML escapes a quote as &#39; or &#x27; alike).
-    assert out_of_turn[0] == 409
-    assert "It is not your turn. Alice's turn" in html.unescape(out_of_turn[1])
+    assert out_of_turn[0] == 409 and "It is not your turn. Alice's turn" in unescape(out_of_turn[1])
 
     # Alice rolls: Bob sees the roll without reloading.
     post(host, "/roll/", host.locator("[data-roll]").click)

@@ -155,10 +155,12 @@ def test_only_a_game_that_ends_gets_a_finishing_time(player) -> None:
 
 def test_every_move_shown_tells_the_games_open_pages_once(player, monkeypatch) -> None:
     game = services.start_game(owner=player)
-    told: list[int] = []
-    monkeypatch.setattr(store.live, "publish", lambda game: told.append(game.pk))
+    told: list[tuple[int, bool]] = []
+    monkeypatch.setattr(
+        store.live, "publish", lambda game, rolled=False: told.append((game.pk, rolled))
+    )
     roll_now(game, player, 1, 2, 3, 4, 5)
-    assert told == [game.pk]
+    assert told == [(game.pk, True)]  # and that it was a roll: the others' dice roll too
 
 
 def test_a_seat_taken_before_the_start_moves_the_version_on_by_one(player) -> None:

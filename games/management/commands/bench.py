@@ -53,6 +53,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--http-clients", type=int, default=defaults.http_clients, help="client processes"
         )
+        parser.add_argument(
+            "--streams",
+            type=int,
+            default=defaults.streams,
+            help=f"idle game streams held through the HTTP scenario, and the most watchers of a "
+            f"move (default {defaults.streams:,}); 0: no streams",
+        )
 
         parser.add_argument(
             "--no-scaleout",
@@ -124,6 +131,7 @@ class Command(BaseCommand):
                 http=opts["http"],
                 http_seconds=opts["http_seconds"],
                 http_clients=opts["http_clients"],
+                streams=opts["streams"],
                 scaleout=opts["scaleout"],
                 scaleout_seconds=opts["scaleout_seconds"],
                 scaleout_clients=opts["scaleout_clients"],

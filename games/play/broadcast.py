@@ -1,0 +1,307 @@
+"""Every open stream of a game hears of its changes the moment they commit (``games.play.stream``).
+
+A change is a small message: a game's new version (with whether the game is over and whether
+the change was a roll), or an account's news (its credential stamp changed, one of its sessions
+logged out). ``publish`` sends it to Redis pub/sub when ``REDIS_URL`` is set, so every process on
+every node hears it; without Redis it goes straight to this process's ``hub`` (one node, one
+process: ``make run``). One thread per process listens to Redis (``redis.asyncio`` in a loop of
+its own) and hands each message to the hub; the hub wakes the streams it concerns, in whatever
+event loop each one runs, so an idle stream costs neither a thread nor a query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+from django.utils.crypto import salted_hmac
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+
+# --- One open stream's inbox -----------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Inbox:
+    """What has happened to one stream's game and account since the stream last looked.
+
+    Messages are folded as they come (the newest version, whether any was a roll, why the stream
+    must end), so a stream that falls behind holds one state, never a queue.
+    """
+
+    game_id: int
+    account_id: int
+    loop: asyncio.AbstractEventLoop
+    version: int = 0
+    rolled: bool = False
+    over: bool = False
+    rematch: bool = False
+    stamp: str | None = None
+    sessions_ended: set[str] = field(default_factory=set)
+    cut: bool = False
+    woken: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def note(self, message: Message) -> None:
+        """Fold ``message`` in (in the inbox's own loop) and wake the stream."""
+        if "game" in message:
+            version = int(message["version"])
+            if version > self.version:
+                self.version = version
+                self.over, self.rematch = bool(message["over"]), bool(message["rematch"])
+            self.rolled = self.rolled or bool(message.get("rolled"))
+        elif "stamp" in message:
+            self.stamp = str(message["stamp"])
+        elif "session_ended" in message:
+            self.sessions_ended.add(str(message["session_ended"]))
+        self.woken.set()
+
+    def take_rolled(self) -> bool:
+        rolled, self.rolled = self.rolled, False
+        return rolled
+
+
+class Hub:
+    """The open streams of this process, by game and by account."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_game: dict[int, set[Inbox]] = {}
+        self._by_account: dict[int, set[Inbox]] = {}
+
+    def open(self, *, game_id: int) -> Inbox:
+        """An inbox for a stream of the game starting now, in the running event loop: it hears
+        of the game's changes from now on, of its account's once ``for_account`` says whose."""
+        inbox = Inbox(game_id=game_id, account_id=0, loop=asyncio.get_running_loop())
+        with self._lock:
+            self._by_game.setdefault(game_id, set()).add(inbox)
+        return inbox
+
+    def for_account(self, inbox: Inbox, account_id: int) -> None:
+        with self._lock:
+            inbox.account_id = account_id
+            self._by_account.setdefault(account_id, set()).add(inbox)
+
+    def close(self, inbox: Inbox) -> None:
+        with self._lock:
+            for index, key in (
+                (self._by_game, inbox.game_id),
+                (self._by_account, inbox.account_id),
+            ):
+                found = index.get(key)
+                if found is not None:
+                    found.discard(inbox)
+                    if not found:
+                        del index[key]
+
+    def deliver(self, message: Message) -> int:
+        """Hand ``message`` to the inboxes it concerns, from any thread; how many."""
+        with self._lock:
+            if "game" in message:
+                inboxes = list(self._by_game.get(int(message["game"]), ()))
+            else:
+                inboxes = list(self._by_account.get(int(message.get("account", 0)), ()))
+        # One wake-up per event loop, not per stream: waking a loop from another thread is a
+        # system call, and ten thousand streams of one game are in one or two loops.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Inbox]] = {}
+        for inbox in inboxes:
+            by_loop.setdefault(inbox.loop, []).append(inbox)
+        for loop, group in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_note_all, group, message)
+            except RuntimeError:  # the loop has closed: its streams are gone
+                for inbox in group:
+                    self.close(inbox)
+        return len(inboxes)
+
+    def streams_of(self, account_id: int) -> int:
+        """How many streams ``account_id`` has open in this process."""
+        with self._lock:
+            return len(self._by_account.get(account_id, ()))
+
+    def games(self) -> list[int]:
+        with self._lock:
+            return list(self._by_game)
+
+    def watching(self) -> list[tuple[int, int]]:
+        """Each (game, account) with a stream open here."""
+        with self._lock:
+            return list({(i.game_id, i.account_id) for s in self._by_game.values() for i in s})
+
+    def count(self) -> int:
+        with self._lock:
+            return sum(len(inboxes) for inboxes in self._by_game.values())
+
+    def cut_all(self) -> int:
+        """End every open stream at once, as a node's restart would (the tests' and bench's
+        lever); each stream's page reconnects and catches up from the version it last saw."""
+        with self._lock:
+            inboxes = [i for s in self._by_game.values() for i in s]
+        for inbox in inboxes:
+            try:
+                inbox.loop.call_soon_threadsafe(_cut, inbox)
+            except RuntimeError:
+                self.close(inbox)
+        return len(inboxes)
+
+
+def _note_all(inboxes: list[Inbox], message: Message) -> None:
+    for inbox in inboxes:
+        inbox.note(message)
+
+
+def _cut(inbox: Inbox) -> None:
+    inbox.cut = True
+    inbox.woken.set()
+
+
+hub = Hub()
+
+
+# --- Publishing ----------------------------------------------------------------------------------
+
+
+def publish(message: Message) -> None:
+    """Send ``message`` to every stream it concerns, on every node (Redis) or in this process.
+
+    Called once the change has committed. A Redis that does not answer loses the message for the
+    streams (logged): they catch up at the next change, their listener's reconnection, or their
+    page's reconnection, and the pages behind them fall back to asking.
+    """
+    url = redis_url()
+    if not url:
+        hub.deliver(message)
+        return
+    try:
+        _client(url).publish(channel(), json.dumps(message, separators=(",", ":")))
+    except redis.RedisError as exc:
+        log.warning("A change could not be published to the streams: %s", exc)
+
+
+def game_changed(*, game_id: int, version: int, over: bool, rematch: bool, rolled: bool) -> None:
+    publish(
+        {"game": game_id, "version": version, "over": over, "rematch": rematch, "rolled": rolled}
+    )
+
+
+def redis_url() -> str:
+    return str(getattr(settings, "LIVE_REDIS_URL", "") or "")
+
+
+@cache
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+def channel() -> str:
+    """The site's channel: Redis pub/sub has no databases, so the database number and a mark of
+    the secret key keep two sites (or two test runs) on one Redis apart."""
+    database = urlsplit(redis_url()).path.strip("/") or "0"
+    return f"yahtzee:live:{database}:{_secret_mark(settings.SECRET_KEY)}"
+
+
+@cache
+def _secret_mark(secret: str) -> str:
+    return salted_hmac("games.play.broadcast", "", secret=secret, algorithm="sha256").hexdigest()[
+        :10
+    ]
+
+
+# --- Listening to Redis: one thread per process ----------------------------------------------
+
+
+LISTENER_NAME = f"yahtzee-live-{os.getpid()}"
+"""How this process's listener names itself to Redis (``CLIENT LIST`` shows it)."""
+
+
+class RedisListener:
+    """A daemon thread subscribed to the channel, handing every message to ``hub``.
+
+    After each (re)subscription it asks every game with a stream here to recheck its version
+    (``resync``): a message published while it was not subscribed is never lost for good.
+    """
+
+    RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+    def __init__(self, url: str, name: str, resync: Callable[[Iterable[int]], None]) -> None:
+        self.url, self.name, self.resync = url, name, resync
+        self.subscribed = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="live-redis", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.run(self._listen())
+
+    async def _listen(self) -> None:
+        failures = 0
+        while True:
+            try:
+                # A connection that died without a word is found out within a health check.
+                client = aioredis.Redis.from_url(
+                    self.url,
+                    socket_connect_timeout=2,
+                    health_check_interval=15,
+                    client_name=LISTENER_NAME,
+                )
+                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(self.name)
+                    self.subscribed.set()
+                    failures = 0
+                    await asyncio.to_thread(self.resync, hub.games())
+                    while True:
+                        # Waking every 15 s at least: the next read then pings (the health
+                        # check), so a connection that died silently raises and is replaced.
+                        message = await pubsub.get_message(timeout=15.0)
+                        if message is not None and message.get("type") == "message":
+                            hub.deliver(json.loads(message["data"]))
+            except (redis.RedisError, OSError, ValueError) as exc:
+                self.subscribed.clear()
+                pause = self.RETRY_SECONDS[min(failures, len(self.RETRY_SECONDS) - 1)]
+                failures += 1
+                log.warning(
+                    "The streams' Redis listener lost %s (%s); again in %ss", self.url, exc, pause
+                )
+                await asyncio.sleep(pause)
+
+
+_listeners: dict[tuple[str, str], RedisListener] = {}
+_listeners_lock = threading.Lock()
+
+
+def listener(resync: Callable[[Iterable[int]], None]) -> RedisListener | None:
+    """This process's Redis listener (started on first use), or ``None`` without Redis."""
+    url = redis_url()
+    if not url:
+        return None
+    key = (url, channel())
+    with _listeners_lock:
+        if key not in _listeners:
+            _listeners[key] = RedisListener(url, key[1], resync)
+        return _listeners[key]
+
+
+async def ready(resync: Callable[[Iterable[int]], None], *, within: float = 3.0) -> bool:
+    """Whether this process hears every change now (subscribed to Redis, or no Redis to hear)."""
+    found = listener(resync)
+    if found is None:
+        return True
+    deadline = time.monotonic() + within
+    while not found.subscribed.is_set():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
