@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import moves, rules
+from games.coaching import Coaching
 from games.daily import results as daily_results
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
@@ -283,23 +284,6 @@ def _changed(instance: Game | Seat, columns: dict[str, Any]) -> list[str]:
     return changed
 
 
-@dataclass(frozen=True)
-class Coaching:
-    """What the coach (``games.play.coach``) makes of an action, for the seat at ``position``:
-    the note to show its account now (``None``: none; an older one is taken down), and whether
-    it graded a decision of the seat's (the seat is then marked as played with the coach)."""
-
-    position: int
-    note: dict[str, Any] | None
-    graded: bool = False
-
-
-def _coach_columns(coaching: Coaching | None, position: int) -> dict[str, Any]:
-    if coaching is None or coaching.position != position:
-        return {}
-    return {"coach_note": coaching.note} | ({"coached": True} if coaching.graded else {})
-
-
 def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None) -> SeatedGame:
     """Write what ``after`` changed of the loaded game (inside the action's transaction, the
     game row locked): state columns, new events as ``Move`` rows numbered by the version each
@@ -314,7 +298,7 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
         game.finished_at = timezone.now()
         changed.append("finished_at")
     seat_changes = [
-        (s, _changed(s, _seat_columns(after, p, s) | _coach_columns(coaching, p)))
+        (s, _changed(s, _seat_columns(after, p, s) | (coaching.columns(p) if coaching else {})))
         for p, s in enumerate(seats)
     ]
     # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.

@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.models import User
 from games import advice, rules, store, strategy
+from games.coaching import Coaching
 from games.daily import dice as daily_dice
 from games.errors import GameError, GameNotInProgress, StaleGame
 from games.models import GameStatus, Move, Seat
@@ -61,9 +62,7 @@ def act(
     return _saved(table, after, coach.review(table, match, action, user))
 
 
-def _saved(
-    table: SeatedGame, after: rules.Match, coaching: store.Coaching | None = None
-) -> SeatedGame:
+def _saved(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None) -> SeatedGame:
     """``store.save`` (with what the coach made of the move), and what the page shows of the
     move just made (a roll or a scoring)."""
     before = table.match()

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from accounts.models import User
-from games import advice, rules, store, strategy
+from games import advice, rules, strategy
+from games.coaching import Coaching
 from games.rules import actions
 from games.store import SeatedGame
 
@@ -32,7 +33,7 @@ ESTIMATE = "An estimate: exact play is known for Classic solitaire only."
 
 def review(
     table: SeatedGame, before: rules.Match, action: rules.Action, user: User
-) -> store.Coaching | None:
+) -> Coaching | None:
     """What the coach makes of ``action``, which ``user`` has just played on ``before``: a note
     for their seat (or none, the last one taken down), or ``None`` when nothing changes.
 
@@ -50,7 +51,7 @@ def review(
         and before.on_turn == position  # their own move, not a guest's at their screen
     )
     if not coached or isinstance(action, actions.Undo):
-        return store.Coaching(position, None) if table.seats[position].coach_note else None
+        return Coaching(position, None) if table.seats[position].coach_note else None
     sheet, turn = before.sheets[position], before.turn
     advisor = advice.advisor()
     ranked = advisor.options(sheet, turn)  # once: for the grading and for the note
@@ -59,7 +60,7 @@ def review(
     if decision.loss >= float(user.coach_threshold):
         exact = before.kind is rules.CLASSIC and before.seats == 1
         note = note_of(decision, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
-    return store.Coaching(position, note, graded=True)
+    return Coaching(position, note, graded=True)
 
 
 def _decides(

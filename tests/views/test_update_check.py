@@ -292,22 +292,7 @@ def test_with_a_shared_cache_a_304_reads_it_twice_and_the_database_never(
     settings.GAME_VERSIONS_IN_CACHE = True
     session = client_for(player)
     etag = _checked_once(session, game)
-    shared = caches["default"]
-    reads: list[str] = []
-    inside: list[str] = []  # the local-memory cache's get_many calls its own get: one read
-    for method in ("get", "get_many", "has_key", "add", "set", "set_many", "delete", "touch"):
-        real = getattr(shared, method)
-
-        def counted(*args, _real=real, _method=method, **kwargs):
-            if not inside:
-                reads.append(_method)
-            inside.append(_method)
-            try:
-                return _real(*args, **kwargs)
-            finally:
-                inside.pop()
-
-        monkeypatch.setattr(shared, method, counted)
+    reads = _cache_calls(monkeypatch, caches["default"])
 
     with django_assert_num_queries(0):
         response = fetch(session, game, etag)
@@ -346,23 +331,7 @@ def test_where_the_presence_cache_is_the_shared_cache_a_304_reads_it_once(
     session = client_for(player)
     etag = _checked_once(session, game)
     fetch(session, game, etag)  # the page's check is written down (at most every 10 s)
-    reads: list[str] = []
-    inside: list[str] = []
-    for alias in ("default", "presence"):
-        shared = caches[alias]
-        for method in ("get", "get_many", "add", "set", "set_many", "delete", "touch"):
-            real = getattr(shared, method)
-
-            def counted(*args, _real=real, _method=method, **kwargs):
-                if not inside:
-                    reads.append(_method)
-                inside.append(_method)
-                try:
-                    return _real(*args, **kwargs)
-                finally:
-                    inside.pop()
-
-            monkeypatch.setattr(shared, method, counted)
+    reads = _cache_calls(monkeypatch, caches["default"], caches["presence"])
 
     with django_assert_num_queries(0):
         response = fetch(session, game, etag)
@@ -370,3 +339,26 @@ def test_where_the_presence_cache_is_the_shared_cache_a_304_reads_it_once(
     assert response.status_code == 304
     assert reads == ["get", "get_many"]
     assert live.page_open(game_id=game.pk, user_id=player.pk)
+
+
+def _cache_calls(monkeypatch, *watched) -> list[str]:
+    """The calls made to the ``watched`` caches from now on, by method name, in order (a call a
+    cache makes inside another, as the local-memory cache's get_many calls its get, counted
+    once)."""
+    calls: list[str] = []
+    inside: list[str] = []
+    for cache_ in watched:
+        for method in ("get", "get_many", "has_key", "add", "set", "set_many", "delete", "touch"):
+            real = getattr(cache_, method)
+
+            def counted(*args, _real=real, _method=method, **kwargs):
+                if not inside:
+                    calls.append(_method)
+                inside.append(_method)
+                try:
+                    return _real(*args, **kwargs)
+                finally:
+                    inside.pop()
+
+            monkeypatch.setattr(cache_, method, counted)
+    return calls
