@@ -5,12 +5,14 @@ analysis grades each (``strategy.analyse``): exact for a Classic game played alo
 estimate for Triple or a game of several. A card that was not played to its end (its player
 resigned) or whose log cannot be graded (a skipped turn, a log that does not replay) has none.
 
-When: the store grades a Classic game played alone in the move that ends it (``at_finish``:
-about 10 ms, ``make bench``). Any other game costs more (a Classic game of four about 40 ms, a
-Triple game of four about 230 ms of processor time), too much to hold up that move: its
-game-over section asks for it as it shows (``grade_pending``), and ``manage.py grade_games``
-grades whatever no page asked for, and the games that finished before there was grading. A
-day's challenge has its attempt's accuracy on the day's board written with its seat's.
+When: after the move that ends the game, never in it. Grading costs from about 10 ms (a
+Classic game played alone, ``make bench``) to 40 ms (a Classic game of four) and 230 ms of
+processor time (Triple of four): the last score answers without waiting for it, and the
+game-over section the move draws asks for the grade as it shows (``grade_pending``: htmx on
+load, a button without JavaScript). ``manage.py grade_games`` grades whatever no page asked
+for, and the games that finished before there was grading. The one exception is a day's
+challenge, graded by the store in the move that ends it (``at_finish``): its attempt's
+accuracy goes on the day's board with the result, whether or not a page ever asks.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from accounts.models import User
-from games import advice, rules, store, strategy
+from games import advice, store, strategy
 from games.daily import results as daily_results
 from games.models import Game, GameStatus, Grading, Seat
 
@@ -73,18 +75,18 @@ def grade_game(game: Game, seats: Sequence[Seat]) -> None:
         daily_results.enter_accuracy(game, seats[0])
 
 
-def graded_at_once(game: Game, seats: Sequence[Seat]) -> bool:
-    """Whether the move that ends ``game`` grades it: a Classic game played alone, the one
-    kind whose grading costs a few milliseconds (and the daily challenge's board needs it)."""
-    return game.kind == rules.CLASSIC.key and len(seats) == 1
+def graded_at_once(game: Game) -> bool:
+    """Whether the move that ends ``game`` grades it: a day's challenge alone (a Classic game
+    played alone, about 10 ms), whose board shows the accuracy beside the result."""
+    return game.challenge_day is not None
 
 
 def at_finish(game: Game, seats: Sequence[Seat]) -> None:
-    """Called by the store as ``game`` finishes: grade it now if that is cheap; any other game
+    """Called by the store as ``game`` finishes: grade a day's challenge now; any other game
     is left to ``grade_pending`` (its seats stay ``PENDING``), and so is one whose grading
     fails here: the grade is worked out from the game, and the move that ended the game must
     not fail for it (a missing table, a bug in the analysis)."""
-    if not graded_at_once(game, seats):
+    if not graded_at_once(game):
         return
     try:
         with transaction.atomic():  # a savepoint: a failure takes back the grading alone

@@ -1,6 +1,6 @@
-"""Each finished card's accuracy, kept on its seat: graded by the move that ends a Classic game
-played alone, asked for by the game-over page for any other game, swept by ``grade_games``;
-never for an abandoned game, nor for a card that was not played to its end."""
+"""Each finished card's accuracy, kept on its seat: asked for by the game-over page after the
+move that ends the game (a day's challenge alone is graded in that move, for its board), swept
+by ``grade_games``; never for an abandoned game, nor for a card that was not played to its end."""
 
 from __future__ import annotations
 
@@ -31,13 +31,16 @@ def analysed(seat: Seat, players: int = 1) -> strategy.Analysis:
     return strategy.analyse(advice.advisor(), game_record(seat), players=players)
 
 
-def test_a_perfect_game_alone_is_graded_100_by_the_move_that_ends_it(player) -> None:
+def test_the_move_that_ends_a_game_alone_leaves_its_grade_to_the_game_over_page(player) -> None:
     game = services.start_game(owner=player)
 
     ended = play_out(game, player, bot="perfect", seed=3)
 
+    assert ended.game.status == GameStatus.FINISHED
+    assert ended.seats[0].ungraded and Seat.objects.get(game=game).ungraded
+    graded = grading.grade_pending(game_id=game.pk, user=player)  # as its game-over page asks
     seat = Seat.objects.get(game=game)
-    assert ended.seats[0].accuracy == seat.accuracy == 100.0
+    assert graded.seats[0].accuracy == seat.accuracy == 100.0
     assert seat.grading == Grading.EXACT
 
 
@@ -45,6 +48,7 @@ def test_a_beginners_game_alone_keeps_the_analysis_own_figure(player) -> None:
     game = services.start_game(owner=player)
 
     play_out(game, player, bot="beginner", seed=4)
+    grading.grade_pending(game_id=game.pk, user=player)
 
     seat = Seat.objects.select_related("game").get(game=game)
     found = analysed(seat)
@@ -124,9 +128,8 @@ def test_a_player_who_resigned_has_no_accuracy_the_others_have(player) -> None:
 
 def test_grade_games_grades_what_finished_before_and_then_has_nothing_to_do(player) -> None:
     game = services.start_game(owner=player)
-    play_out(game, player, bot="good", seed=8)
-    graded = Seat.objects.get(game=game).accuracy
-    Seat.objects.filter(game=game).update(accuracy=None, grading=Grading.PENDING)  # as before
+    play_out(game, player, bot="good", seed=8)  # no page of it ever asked for its grade
+    graded = analysed(Seat.objects.select_related("game").get(game=game)).accuracy
     imported = finished_game(player, 180)  # a result entered without its moves
 
     out = StringIO()
@@ -148,6 +151,7 @@ def test_grade_games_with_nothing_to_do_reads_one_index_only(
 ) -> None:
     game = services.start_game(owner=player)
     play_out(game, player, bot="perfect", seed=9)
+    grading.grade_pending(game_id=game.pk, user=player)
 
     with django_assert_num_queries(1):
         assert grading.grade_all_pending().games == 0

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games import rules
 from games.models import Game, Grading, Score, Seat
+from games.review import grading
 from games.scores.presenters import accuracy_trend
 from games.tables import services
 from tests.factories import HTMX, client_for, finished_game, make_user, page_text, play_out
@@ -28,9 +29,19 @@ def graded(user, accuracies: list[float], *, how: str = Grading.EXACT) -> None:
         Seat.objects.filter(pk=seat.pk).update(accuracy=accuracy, grading=how, game_over=True)
 
 
+def graded_out(game: Game, player, *, seed: int) -> float:
+    """``game`` played to its end by a beginner and graded, as its game-over page asks: the
+    accuracy of its first seat."""
+    play_out(game, player, bot="beginner", seed=seed)
+    grading.grade_pending(game_id=game.pk, user=player)
+    accuracy = Seat.objects.get(game=game, position=0).accuracy
+    assert accuracy is not None
+    return accuracy
+
+
 def test_game_over_shows_the_accuracy_with_a_link_to_the_analysis(player, alice_client) -> None:
     game = services.start_game(owner=player)
-    play_out(game, player, bot="beginner", seed=11)
+    graded_out(game, player, seed=11)
     accuracy = Seat.objects.get(game=game).accuracy
     assert accuracy is not None and accuracy < 100
 
@@ -81,6 +92,29 @@ def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
     assert f"Accuracy {mine.accuracy:.1f}%" in page_text(again)
 
 
+def test_the_last_score_of_a_game_alone_answers_before_its_grade_then_the_page_asks(
+    player, alice_client
+) -> None:
+    game = services.start_game(owner=player)
+    table = play_out(game, player, bot="beginner", seed=18, until=last_scoring_due)
+    (box,) = [b.value for b in rules.CATEGORIES if b not in table.match().sheets[0].cards[0]]
+
+    ended = alice_client.post(
+        reverse("games:score", args=[game.pk]),
+        {"version": table.game.version, "box": box},
+        headers=HTMX,
+    )
+
+    assert "Game over" in ended.text
+    grade_url = reverse("games:grade", args=[game.pk])
+    assert f'hx-post="{grade_url}" hx-trigger="load"' in ended.text
+    assert Seat.objects.get(game=game).grading == Grading.PENDING
+    answer = alice_client.post(grade_url, headers=HTMX)
+    seat = Seat.objects.get(game=game)
+    assert seat.grading == Grading.EXACT and seat.accuracy is not None
+    assert page_text(answer) == f"Accuracy {seat.accuracy:.1f}% · see the analysis"
+
+
 def test_grading_by_hand_without_javascript_goes_back_to_the_game(player, alice_client) -> None:
     game = services.start_game(owner=player, computers=["good"])
     play_out(game, player, bot="good", seed=13)
@@ -107,12 +141,11 @@ def test_only_a_seated_player_may_ask_and_only_by_post_of_a_finished_game(
 
 def test_the_dashboard_lists_each_finished_games_accuracy(player, alice_client) -> None:
     game = services.start_game(owner=player)
-    play_out(game, player, bot="beginner", seed=15)
+    accuracy = graded_out(game, player, seed=15)
     triple = finished_game(player, 1500, kind="triple").seat
     Seat.objects.filter(pk=triple.pk).update(
         accuracy=88.06, grading=Grading.ESTIMATE, game_over=True
     )
-    accuracy = Seat.objects.get(game=game).accuracy
 
     page = alice_client.get(reverse("games:dashboard"))
 
@@ -125,8 +158,7 @@ def test_the_dashboard_lists_each_finished_games_accuracy(player, alice_client) 
 
 def test_the_analysis_states_the_accuracy_and_its_sum(player, alice_client) -> None:
     game = services.start_game(owner=player)
-    play_out(game, player, bot="beginner", seed=16)
-    accuracy = Seat.objects.get(game=game).accuracy
+    accuracy = graded_out(game, player, seed=16)
 
     page = page_text(alice_client.get(reverse("games:analysis", args=[game.pk, 0])))
 
