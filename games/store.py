@@ -2,11 +2,11 @@
 
 ``load`` reads a game and its seats (locked for a write) and rebuilds the match they keep;
 ``save`` takes the match an action made and writes what changed: the game row's turn, draw,
-status and round, each seat's card, state and on-turn flag, the high-score rows and each card's
-accuracy of a game that has just finished, and the match's new events as ``Move`` rows
-(``games.moves``). Every state column is written here and nowhere else, derived from the match
-in one place, and after the commit every open page of the game learns of the change
-(``live.publish``), whatever it was.
+status and round, each seat's card, state and on-turn flag, the high-score rows of a game that
+has just finished (and a day's challenge's accuracy: ``grading.at_finish``), and the match's
+new events as ``Move`` rows (``games.moves``). Every state column is written here and nowhere
+else, derived from the match in one place, and after the commit every open page of the game
+learns of the change (``live.publish``), whatever it was.
 
 A loaded match carries only the end of its log that the rules may still need (the scoring an
 undo would take back); the whole log is the ``Move`` table, which ``replay`` plays again.

@@ -75,8 +75,8 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
 @login_required
 @require_POST
 def grade(request: AuthedRequest, game_id: int) -> HttpResponse:
-    """The viewer's accuracy in a finished game, graded now if the move that ended it left
-    that for later (a game of several, or Triple: ``games.review.grading``). The game-over
+    """The viewer's accuracy in a finished game, graded now if it is not yet (the move that
+    ends a game leaves that for later: ``games.review.grading``). The game-over
     section asks for it as it shows; for htmx the line alone, else back to the game."""
     try:
         seated = grading.grade_pending(game_id=game_id, user=request.user)
