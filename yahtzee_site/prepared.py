@@ -53,14 +53,15 @@ def insert(instance: Model) -> Write:
     the database to fill."""
     model = type(instance)
     _check_plain(model)
-    values = {
-        field: field.pre_save(instance, True)
+    # Pairs, not a dict keyed by field: a Field's hash is Python code, run twice a column.
+    values = [
+        (field, field.pre_save(instance, True))
         for field in model._meta.concrete_fields
         if not field.primary_key and not field.generated
-    }
-    left = tuple(f.name for f, value in values.items() if isinstance(value, DatabaseDefault))
-    sql, columns = _insert_sql(model, left, connection.vendor)
-    return sql, [_prepared(field, values[field]) for field in columns], None
+    ]
+    left = tuple(f.name for f, value in values if isinstance(value, DatabaseDefault))
+    sql, _ = _insert_sql(model, left, connection.vendor)
+    return sql, [_prepared(field, value) for field, value in values if field.name not in left], None
 
 
 def send(*writes: Write) -> None:

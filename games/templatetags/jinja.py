@@ -51,10 +51,13 @@ def drawn_each(template_name: str, items: Iterable[Hashable], each: str, **conte
 @register.simple_tag(takes_context=True)
 def jinja_page(context: template.Context, template_name: str) -> SafeString:
     """``{% jinja_page "games/play/game.html" %}``: the fragment drawn by the Jinja2 backend
-    with the whole context of the page that includes it (its request and CSRF token too)."""
-    request = context.get("request")
+    with the whole context of the page that includes it, its request and CSRF token too.
+
+    The token is the page's own (its ``csrf_token``, masked once for the whole page): given the
+    request, the backend would put a token of its own in the context, masked anew, with a
+    random mask drawn a character at a time (33 reads of ``os.urandom`` a page)."""
     page: dict[str, Any] = {str(key): value for key, value in context.flatten().items()}
-    drawn = engines["jinja2"].get_template(template_name).render(page, request)
+    drawn = engines["jinja2"].get_template(template_name).render(page)
     return mark_safe(drawn)
 
 

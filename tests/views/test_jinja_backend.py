@@ -3,9 +3,13 @@ name a template misspells fails rather than drawing nothing."""
 
 from __future__ import annotations
 
+import re
+
 import jinja2
 import pytest
 from django.template import engines
+from django.test import Client
+from django.urls import reverse
 
 HOSTILE = "<script>alert('x')</script>&"
 
@@ -32,3 +36,20 @@ def test_a_page_includes_a_fragment_drawn_once_and_escaped_once() -> None:
         '<ol><li class="player-chip">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;'
         " <strong>7</strong></li></ol>"
     )
+
+
+@pytest.mark.django_db
+def test_a_page_with_a_jinja2_body_masks_its_csrf_token_once_and_it_is_accepted(
+    player, alice_client
+) -> None:
+    page = alice_client.get(reverse("games:dashboard")).text
+
+    header = re.findall(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page)
+    fields = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert len(header) == 1 and len(fields) == 3  # the log-out forms and the new-game form
+    assert set(fields) == set(header)  # the page's one token, not a second mask in its body
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(player)
+    checked.cookies = alice_client.cookies
+    started = checked.post(reverse("games:new"), {"csrfmiddlewaretoken": fields[1]})
+    assert started.status_code == 302 and started["Location"].startswith("/play/")
