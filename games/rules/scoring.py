@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
 from typing import Final, TypedDict
 
 from games.rules.boxes import CATEGORIES, FACE_OF, LOWER, UPPER, UPPER_BOX_OF_FACE, Box
@@ -66,10 +68,6 @@ JOKER_VALUES: Final[Mapping[str, int]] = {
 """A five of a kind played as a Joker scores these lower boxes at their full value."""
 
 
-def _joker_value(box: str, dice: Sequence[int]) -> int:
-    return JOKER_VALUES.get(box, box_score(box, dice))
-
-
 # --- Game kinds ------------------------------------------------------------------------------
 
 
@@ -101,17 +99,25 @@ def joker_applies(dice: Sequence[int], card: Card, *, kind: GameKind = CLASSIC) 
     return kind.joker and is_yahtzee(dice) and Box.YAHTZEE in card
 
 
+@cache
+def _box_scores(dice: tuple[int, ...]) -> Mapping[str, int]:
+    """What one roll (its dice in order: 252 rolls in all) scores in every box, before any
+    Joker rule: worked out once per process, as every roll, score and page asks for it."""
+    return MappingProxyType({box: box_score(box, dice) for box in CATEGORIES})
+
+
 def column_scores(dice: Sequence[int], card: Card, kind: GameKind) -> dict[str, int]:
     """Every open box of one column this roll may be scored in now, with its points."""
     open_boxes = [box for box in CATEGORIES if box not in card]
+    scores = _box_scores(tuple(sorted(dice)))
     if not joker_applies(dice, card, kind=kind):
-        return {box: box_score(box, dice) for box in open_boxes}
+        return {box: scores[box] for box in open_boxes}
     face_box = UPPER_BOX_OF_FACE[dice[0]]
     if face_box in open_boxes:
-        return {face_box: box_score(face_box, dice)}
+        return {face_box: scores[face_box]}
     open_lower = [box for box in open_boxes if box in LOWER]
     if open_lower:
-        return {box: _joker_value(box, dice) for box in open_lower}
+        return {box: JOKER_VALUES.get(box, scores[box]) for box in open_lower}
     return {box: 0 for box in open_boxes}
 
 
