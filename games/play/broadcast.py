@@ -187,15 +187,45 @@ def publish(message: Message) -> None:
         hub.deliver(message)
         return
     try:
-        _client(url).publish(channel(), json.dumps(message, separators=(",", ":")))
+        _client(url).publish(channel(), _encoded(message))
     except redis.RedisError as exc:
         log.warning("A change could not be published to the streams: %s", exc)
 
 
-def game_changed(*, game_id: int, version: int, over: bool, rematch: bool, rolled: bool) -> None:
-    publish(
-        {"game": game_id, "version": version, "over": over, "rematch": rematch, "rolled": rolled}
-    )
+def publish_and_set(message: Message, *, key: str, number: int) -> bool:
+    """``publish``, and the shared cache's ``key`` set to ``number`` (no expiry), in one round
+    trip: a pipeline on the streams' Redis, when that is the shared cache's own
+    (``beside_cache``). ``key`` as the cache makes it (``make_and_validate_key``); a whole
+    number is stored as itself, as Django's Redis cache stores one (its ``incr`` relies on
+    it). ``False`` (nothing done) when the streams' Redis is another, or did not answer: the
+    caller then sets the key through the cache and publishes apart."""
+    if not beside_cache():
+        return False
+    pipe = _client(redis_url()).pipeline(transaction=False)
+    pipe.set(key, number)
+    pipe.publish(channel(), _encoded(message))
+    try:
+        pipe.execute()
+    except redis.RedisError as exc:
+        log.warning("A change could not be published with its version: %s", exc)
+        return False
+    return True
+
+
+def beside_cache() -> bool:
+    """Whether the streams' Redis is the shared cache's own (Django's Redis cache there)."""
+    cache = settings.CACHES.get("default", {})
+    url = redis_url()
+    return bool(url) and cache.get("LOCATION") == url and "Redis" in str(cache.get("BACKEND"))
+
+
+def change(*, game_id: int, version: int, over: bool, rematch: bool, rolled: bool) -> Message:
+    """The message that tells the streams of a game of its new ``version``."""
+    return {"game": game_id, "version": version, "over": over, "rematch": rematch, "rolled": rolled}
+
+
+def _encoded(message: Message) -> str:
+    return json.dumps(message, separators=(",", ":"))
 
 
 def redis_url() -> str:
