@@ -70,29 +70,23 @@ def told(game: Game, player: User, capture: Any, url: str) -> dict[str, Any]:
     return dict(json.loads(message["data"]))
 
 
-def test_one_round_trip_sets_the_version_and_tells_the_streams(
-    shared_redis, settings, alice, online, monkeypatch, django_capture_on_commit_callbacks
-) -> None:
-    settings.LIVE_REDIS_URL = shared_redis
+@pytest.mark.parametrize(
+    ("streams_on", "trips"),
+    [("the cache's Redis", [["SET", "PUBLISH"]]), ("another Redis", [["PUBLISH"]])],
+)
+def test_a_moves_version_and_news_go_together_where_one_redis_keeps_both(
+    streams_on, trips, shared_redis, settings, alice, online, monkeypatch,
+    django_capture_on_commit_callbacks,
+) -> None:  # fmt: skip
+    url = shared_redis if streams_on == "the cache's Redis" else OTHER_REDIS_URL
+    settings.LIVE_REDIS_URL = url
     counted = Counted(monkeypatch)
 
-    news = told(online, alice, django_capture_on_commit_callbacks, shared_redis)
+    news = told(online, alice, django_capture_on_commit_callbacks, url)
 
     online.refresh_from_db()
     assert news["version"] == online.version and news["game"] == online.pk
     assert cache.get(live._key(online.pk)) == online.version  # the update check reads it
-    assert counted.trips == [["SET", "PUBLISH"]]
-
-
-def test_streams_on_another_redis_get_the_news_apart(
-    shared_redis, settings, alice, online, monkeypatch, django_capture_on_commit_callbacks
-) -> None:
-    settings.LIVE_REDIS_URL = OTHER_REDIS_URL
-    counted = Counted(monkeypatch)
-
-    news = told(online, alice, django_capture_on_commit_callbacks, OTHER_REDIS_URL)
-
-    online.refresh_from_db()
-    assert news["version"] == online.version
-    assert cache.get(live._key(online.pk)) == online.version
-    assert counted.trips == [["PUBLISH"]]  # the version went through the cache's own client
+    # One round trip where the streams' Redis is the cache's; else the version went through
+    # the cache's own client, and the news apart.
+    assert counted.trips == trips

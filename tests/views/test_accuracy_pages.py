@@ -60,14 +60,13 @@ def last_scoring_due(match: rules.Match) -> bool:
     )
 
 
-def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
-    player, alice_client
-) -> None:
-    game = services.start_game(owner=player, guests=["Ann"])
-    table = play_out(game, player, bot="beginner", seed=12, until=last_scoring_due)
-    (box,) = [b.value for b in rules.CATEGORIES if b not in table.match().sheets[1].cards[0]]
+def last_score(client, game: Game, player, *, seed: int) -> str:
+    """``game`` played to its last box, which ``client`` scores by htmx; the answer checked to
+    be the game over that asks for its grade as it shows. The grade's address."""
+    table = play_out(game, player, bot="beginner", seed=seed, until=last_scoring_due)
+    (box,) = [b.value for b in rules.CATEGORIES if b not in table.match().sheets[-1].cards[0]]
 
-    ended = alice_client.post(
+    ended = client.post(
         reverse("games:score", args=[game.pk]),
         {"version": table.game.version, "box": box},
         headers=HTMX,
@@ -77,6 +76,16 @@ def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
     grade_url = reverse("games:grade", args=[game.pk])
     assert f'hx-post="{grade_url}" hx-trigger="load"' in ended.text
     assert "Accuracy: being worked out…" in page_text(ended)
+    return grade_url
+
+
+def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
+    player, alice_client
+) -> None:
+    game = services.start_game(owner=player, guests=["Ann"])
+
+    grade_url = last_score(alice_client, game, player, seed=12)
+
     assert set(Seat.objects.filter(game=game).values_list("grading", flat=True)) == {""}
 
     answer = alice_client.post(grade_url, headers=HTMX)
@@ -96,18 +105,9 @@ def test_the_last_score_of_a_game_alone_answers_before_its_grade_then_the_page_a
     player, alice_client
 ) -> None:
     game = services.start_game(owner=player)
-    table = play_out(game, player, bot="beginner", seed=18, until=last_scoring_due)
-    (box,) = [b.value for b in rules.CATEGORIES if b not in table.match().sheets[0].cards[0]]
 
-    ended = alice_client.post(
-        reverse("games:score", args=[game.pk]),
-        {"version": table.game.version, "box": box},
-        headers=HTMX,
-    )
+    grade_url = last_score(alice_client, game, player, seed=18)
 
-    assert "Game over" in ended.text
-    grade_url = reverse("games:grade", args=[game.pk])
-    assert f'hx-post="{grade_url}" hx-trigger="load"' in ended.text
     assert Seat.objects.get(game=game).grading == Grading.PENDING
     answer = alice_client.post(grade_url, headers=HTMX)
     seat = Seat.objects.get(game=game)
