@@ -3,9 +3,10 @@ today's challenge (100,000 by default, one account each, as the unique constrain
 written straight into the tables, and the board page a player in the middle of it sees.
 
 The board reads a page of rows off the ``daily_attempt_board`` index and counts the viewer's
-rank over it: its time is to stay flat however many played. The accounts are made once (kept
-between runs, ``bench-daily-…``); the games and attempts are written afresh each run, for the
-day the run is on.
+rank over it: its time is to stay flat however many played. The accounts (``bench-daily-…``)
+are made once and kept while the runs time pages alone; the games and attempts are written
+afresh each run, for the day the run is on. Before the game is timed over HTTP, ``clear``
+takes all of it out again, accounts too.
 """
 
 from __future__ import annotations
@@ -73,6 +74,15 @@ def _clear() -> None:
         Game.objects.filter(id__in=owned)._raw_delete(connection.alias)
         # The histograms of the days the bench wrote (no real player plays a bench database).
         DailyTotal.objects.all()._raw_delete(connection.alias)
+
+
+def clear(console: Console) -> None:
+    """The crowd gone, accounts too: the database holds the fill alone again."""
+    started = time.perf_counter()
+    _clear()
+    with transaction.atomic():
+        User.objects.filter(username__startswith=PREFIX)._raw_delete(connection.alias)
+    console.line(f"  cleared the daily crowd in {time.perf_counter() - started:.1f} s")
 
 
 def write(attempts: int, *, seed: int, console: Console) -> Crowd:

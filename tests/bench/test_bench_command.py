@@ -188,3 +188,30 @@ def test_the_daily_board_under_a_crowd_is_read_in_three_queries(tmp_path: Path) 
     # Again: the attempts are written afresh, the accounts kept.
     bench(tmp_path, *daily)
     assert DailyAttempt.objects.count() == 120
+
+
+def test_the_game_is_timed_over_http_on_the_fill_alone(tmp_path: Path, monkeypatch) -> None:
+    """The lobby's waiting games and the daily crowd are timed with the pages, then taken out:
+    the HTTP scenario's tables are the fill's, as in every run before those scenarios came."""
+    from bench import daily, runner
+    from games.daily.models import DailyAttempt
+
+    seen: dict[str, int] = {}
+
+    def scenario(**_: object) -> None:
+        seen["waiting"] = Game.objects.filter(status=GameStatus.WAITING).count()
+        seen["attempts"] = DailyAttempt.objects.count()
+        seen["crowd"] = User.objects.filter(username__startswith=daily.PREFIX).count()
+
+    monkeypatch.setattr(runner.http_scenario, "run", scenario)
+    with_http = [arg for arg in TINY if arg != "--no-http"]
+    out, path = StringIO(), tmp_path / "bench.json"
+    call_command(
+        "bench", *with_http, "--daily-attempts", "30", "--json", str(path), "--no-fail", stdout=out
+    )
+
+    results = json.loads(path.read_text())
+    assert results["lobby"]["open_games"] == 20 * services.MAX_WAITING_GAMES
+    assert {p["key"] for p in results["pages"]} >= {"lobby", "daily_board"}
+    assert seen == {"waiting": 0, "attempts": 0, "crowd": 0}
+    assert Game.objects.filter(status=GameStatus.FINISHED).count() == 300  # the fill, whole
