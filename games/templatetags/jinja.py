@@ -18,6 +18,8 @@ from django.template import engines
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
+from jinja2.runtime import Context
+from jinja2.utils import missing
 from markupsafe import Markup
 
 from games.templatetags.dice import die_face
@@ -32,8 +34,36 @@ def environment(**options: Any) -> jinja2.Environment:
     options["undefined"] = jinja2.StrictUndefined
     env = jinja2.Environment(**options)
     env.filters.update(die_face=die_face, timesince=timesince)
-    env.globals.update(url=url, drawn_each=drawn_each)
+    env.globals.update(url=url, drawn_each=drawn_each, here=here)
     return env
+
+
+class Here:
+    """The variables of the template that called ``here()``, read by attribute (``v.game``).
+
+    How a macro reads the page it draws a part of without being imported ``with context``:
+    a module imported with the context is built anew on every render (its whole file run
+    again, each macro made again), one imported without it once per process. A name the page
+    does not have is the environment's undefined (``StrictUndefined``: it fails when used), as
+    it would be read bare.
+    """
+
+    __slots__ = ("_context",)
+
+    def __init__(self, context: Context) -> None:
+        self._context = context
+
+    def __getattr__(self, name: str) -> Any:
+        value = self._context.resolve_or_missing(name)
+        if value is missing:
+            return self._context.environment.undefined(name=name)
+        return value
+
+
+@jinja2.pass_context
+def here(context: Context) -> Here:
+    """``{% set v = here() %}``: the calling template's variables, for macros (``Here``)."""
+    return Here(context)
 
 
 def url(name: str, *args: Any) -> str:

@@ -25,6 +25,44 @@ def test_a_misspelled_name_fails_instead_of_drawing_nothing() -> None:
         engines["jinja2"].from_string("{{ nmae }}").render({"name": "Ann"})
 
 
+def test_a_macro_reads_the_page_through_here_and_a_misspelling_still_fails() -> None:
+    # The game's parts are macros imported without the page's context (built once per process):
+    # they read the page through here(), escaped as ever, and a name it lacks fails on use.
+    macros = "{% macro shout(v) %}<b>{{ v.name }}</b>{% endmacro %}"
+    engine = engines["jinja2"]
+    page = engine.from_string(macros + "{% set v = here() %}{{ shout(v) }}")
+    misspelled = engine.from_string(
+        "{% macro shout(v) %}<b>{{ v.nmae }}</b>{% endmacro %}{% set v = here() %}{{ shout(v) }}"
+    )
+
+    assert page.render({"name": HOSTILE}) == (
+        "<b>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</b>"
+    )
+    with pytest.raises(jinja2.UndefinedError, match="nmae"):
+        misspelled.render({"name": "Ann"})
+
+
+def test_the_game_parts_module_is_built_once_not_on_every_answer(monkeypatch) -> None:
+    engine = engines["jinja2"]
+    answer = engine.get_template("games/play/hold_answer.html")
+    parts = engine.env.get_template("games/play/parts.html")
+    built: list[object] = []
+    make_module = type(parts).make_module
+
+    def counted(self, *args, **kwargs):
+        built.append(self.name)
+        return make_module(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(parts), "make_module", counted)
+    monkeypatch.setattr(parts, "_module", None)
+    game = {"game": {"version": 41}}
+
+    drawn = [answer.template.render(game) for _ in range(3)]
+
+    assert drawn[0] == drawn[2] and 'value="41" hx-swap-oob="true"' in drawn[0]
+    assert built == ["games/play/parts.html"]
+
+
 def test_a_page_includes_a_fragment_drawn_once_and_escaped_once() -> None:
     page = engines["django"].from_string(
         '{% load jinja %}<ol>{% jinja "games/play/player_chips.html" players=players %}</ol>'
