@@ -68,6 +68,10 @@ class Options:
                 f"--lobby-games must be between 0 and {MAX_WAITING_GAMES} x --players (each "
                 "bench player hosts at most that many waiting games)."
             )
+        if self.streams < 0:
+            raise BenchError("--streams cannot be negative.")
+        if self.http_seconds <= 0 or self.http_clients < 1:
+            raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
     @property
     def lobby_room(self) -> int:
@@ -85,10 +89,6 @@ class Options:
         if self.lobby_games is None:
             return min(lobby.GAMES, self.lobby_room)
         return self.lobby_games
-        if self.streams < 0:
-            raise BenchError("--streams cannot be negative.")
-        if self.http_seconds <= 0 or self.http_clients < 1:
-            raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
     @property
     def warmup_rounds(self) -> int:

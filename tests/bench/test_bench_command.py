@@ -155,12 +155,28 @@ def test_times_only_the_pages_asked_for(tmp_path: Path) -> None:
     assert results["lobby"]["open_games"] == 12
 
 
-@pytest.mark.parametrize("args", [["--page", "nowhere"], ["--lobby-games", "61"]])
-def test_refuses_a_page_it_does_not_have_or_more_lobby_games_than_players_may_host(
-    tmp_path: Path, args: list[str]
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lobby-games", "61"], "--lobby-games must be between 0 and"),
+        (["--daily-attempts", "-1"], "--daily-attempts cannot be negative"),
+        (["--streams", "-1"], "--streams cannot be negative"),
+        (["--http-seconds", "0"], "--http-seconds must be positive"),
+        (["--http-clients", "0"], "--http-clients at least 1"),
+        (["--games", "10"], "--games must be at least --players"),
+    ],
+)
+def test_refuses_what_it_cannot_measure_before_it_touches_the_database(
+    tmp_path: Path, args: list[str], message: str
 ) -> None:
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError, match=message):
         bench(tmp_path, *args)
+    assert not User.objects.exists() and not Game.objects.exists()
+
+
+def test_refuses_a_page_it_does_not_have(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="nowhere"):
+        bench(tmp_path, "--page", "nowhere")
 
 
 def test_the_daily_board_under_a_crowd_is_read_in_three_queries(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from bench import http_scenario
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TINY = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1", "--no-scaleout"]
+TINY += ["--no-strategy"]  # its figures have tests of their own (test_bench_strategy_figures.py)
 
 
 def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
