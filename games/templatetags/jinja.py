@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 from django import template
 from django.template import engines
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 from jinja2.runtime import Context
@@ -67,8 +67,19 @@ def here(context: Context) -> Here:
 
 
 def url(name: str, *args: Any) -> str:
-    """``url("games:analysis", game.pk, seat.position)``: Django's ``{% url %}``."""
-    return reverse(name, args=args)
+    """``url("games:analysis", game.pk, seat.position)``: Django's ``{% url %}``.
+
+    A URL of no arguments (a page of the site, the same for everyone) is reversed once per
+    process, script prefix and URLconf: ``reverse`` walks the patterns every time (the
+    dashboard draws four such links on every visit)."""
+    if args:
+        return reverse(name, args=args)
+    return _fixed_url(name, get_script_prefix(), get_urlconf())
+
+
+@lru_cache(maxsize=256)
+def _fixed_url(name: str, prefix: str, urlconf: str | None) -> str:
+    return reverse(name, urlconf=urlconf)
 
 
 def drawn_each(template_name: str, items: Iterable[Hashable], each: str, **context: Any) -> Markup:

@@ -91,3 +91,32 @@ def test_a_page_with_a_jinja2_body_masks_its_csrf_token_once_and_it_is_accepted(
     checked.cookies = alice_client.cookies
     started = checked.post(reverse("games:new"), {"csrfmiddlewaretoken": fields[1]})
     assert started.status_code == 302 and started["Location"].startswith("/play/")
+
+
+def test_a_link_of_no_arguments_is_reversed_once_and_follows_the_script_prefix(
+    monkeypatch,
+) -> None:
+    from django.urls import clear_script_prefix, set_script_prefix
+
+    from games.templatetags import jinja as fragments
+
+    reversed_names: list[str] = []
+    real_reverse = fragments.reverse
+
+    def counted(name: str, *args, **kwargs) -> str:
+        reversed_names.append(name)
+        return real_reverse(name, *args, **kwargs)
+
+    monkeypatch.setattr(fragments, "reverse", counted)
+    fragments._fixed_url.cache_clear()
+    link = engines["jinja2"].from_string("{{ url('help') }}")
+    try:
+        first, again = link.render({}), link.render({})
+        set_script_prefix("/yahtzee/")  # the site served below a path (SCRIPT_NAME)
+        below = link.render({})
+    finally:
+        clear_script_prefix()
+        fragments._fixed_url.cache_clear()
+
+    assert first == again == reverse("help") and below == "/yahtzee" + reverse("help")
+    assert reversed_names == ["help", "help"]  # once per prefix, not once per page
