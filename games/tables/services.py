@@ -339,7 +339,14 @@ def _close_ranks(seats: Sequence[Seat]) -> None:
 def begin_game(*, game_id: int, user: User) -> SeatedGame:
     """The host starts a waiting game: seats not taken are dropped, and each account seated uses
     one of its own trial games. A player whose last trial game went meanwhile is dropped (the
-    host's own ``TrialOver`` stops the start)."""
+    host's own ``TrialOver`` stops the start).
+
+    Starting is idempotent for the host: a start sent again (a double click, or a retry after
+    the answer was lost) finds the game under way and changes nothing, so the host lands on it
+    rather than on a refusal of what they had already done."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.is_in_progress and game.owner_id == user.pk:
+        return store.load(game_id=game_id, user=user)
     game = _hosted(game_id, user)
     Invitation.objects.filter(game=game, seat__isnull=True, revoked_at__isnull=True).update(
         revoked_at=timezone.now()

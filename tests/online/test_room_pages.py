@@ -120,6 +120,30 @@ def test_the_host_starts_and_everyone_lands_in_the_game(alice_client, player) ->
     assert "Your turn!" in page_text(page)
 
 
+def test_start_sent_twice_lands_the_host_in_the_game_and_changes_nothing(
+    alice_client, player
+) -> None:
+    # A double click, or a start sent again after a dropped answer: the game has begun already.
+    game = services.open_game(owner=player, invites=1)
+    bob_user = make_user("bob")
+    services.join_game(token=Invitation.objects.get().token, user=bob_user)
+    start = reverse("games:start", kwargs={"game_id": game.pk})
+    alice_client.post(start)
+    before = Game.objects.values_list("version", "updated_at").get()
+
+    again = alice_client.post(start)
+
+    assert (again.status_code, again["Location"]) == (302, play_url(game))
+    assert Game.objects.values_list("version", "updated_at").get() == before
+    player.refresh_from_db()
+    bob_user.refresh_from_db()
+    assert (player.trial_games_used, bob_user.trial_games_used) == (1, 1)
+    # Only for the host: a guest's start of the game under way is still refused.
+    refused = client_for(bob_user).post(start)
+    assert refused.status_code == 409
+    assert "This game has already started." in page_text(refused)
+
+
 def test_a_guest_pressing_start_is_refused_with_403(player) -> None:
     game = services.open_game(owner=player, invites=1)
     bob_user = make_user("bob")
