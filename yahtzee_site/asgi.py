@@ -6,6 +6,8 @@ import warnings
 
 from django.core.asgi import get_asgi_application
 
+from yahtzee_site import collector
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 
 # WhiteNoise answers a static file with a synchronous iterator, which Django's ASGI handler
@@ -16,3 +18,4 @@ warnings.filterwarnings(
 )
 
 application = get_asgi_application()
+collector.settle()  # the loaded site is never collected again (see the module)
