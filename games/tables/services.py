@@ -306,10 +306,16 @@ def rematch(*, game_id: int, user: User) -> Game:
 
 
 def _hosted(game_id: int, user: User) -> Game:
-    game = _waiting_game(game_id)
+    game = Game.objects.select_for_update().get(pk=game_id)
+    _require_host(game, user)
+    return game
+
+
+def _require_host(game: Game, user: User) -> None:
+    """``game`` (locked) still waits for players, and ``user`` hosts it."""
+    _require_waiting(game)
     if game.owner_id != user.pk:
         raise rules.NotHost("Only the host can do that.")
-    return game
 
 
 @transaction.atomic
@@ -347,7 +353,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.is_in_progress and game.owner_id == user.pk:
         return store.load(game_id=game_id, user=user)
-    game = _hosted(game_id, user)
+    _require_host(game, user)
     Invitation.objects.filter(game=game, seat__isnull=True, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
