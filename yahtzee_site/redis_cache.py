@@ -23,7 +23,8 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
 _pools: dict[str, dict[int, Any]] = {}
-_clients: dict[int, Any] = {}  # by the id of the pool each stands in front of (pools never go)
+# Each pool's client, by the id of the pool (pools are never let go).
+_clients: dict[int, Any] = {}
 _lock = threading.Lock()
 
 
@@ -35,11 +36,12 @@ class SharedPoolsClient(RedisCacheClient):
             # Every client of the same servers and options reads and fills the same pools.
             self._pools = _pools.setdefault(key, {})
 
-    def get_client(self, key: str | None = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        django: Any = self  # the stubs leave out the private helpers this overrides around
+        pool = django._get_connection_pool(write)
         client = _clients.get(id(pool))
         if client is None:
-            client = _clients.setdefault(id(pool), self._client(connection_pool=pool))
+            client = _clients.setdefault(id(pool), django._client(connection_pool=pool))
         return client
 
 
