@@ -5,20 +5,16 @@ requests rather than during them (``yahtzee_site.collector``)."""
 from __future__ import annotations
 
 import gc
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.served import ENTRY_POINTS, run_served
 from yahtzee_site import collector
 
-ROOT = Path(__file__).resolve().parent.parent
-
 PROBE = (
-    "import gc, importlib, sys; importlib.import_module(sys.argv[1]); "
+    "import gc; "
     "print(*gc.get_threshold(), gc.get_freeze_count()); "
     # An answer sent after many young objects were made: they are collected then.
     "from django.core.signals import request_finished; gc.disable(); "
@@ -27,18 +23,11 @@ PROBE = (
 )
 
 
-@pytest.mark.parametrize("entry", ["yahtzee_site.wsgi", "yahtzee_site.asgi"])
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_the_loaded_site_is_frozen_and_young_objects_collected_less_often(
     entry: str, tmp_path: Path
 ) -> None:
-    env = dict(os.environ, DEBUG="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, entry],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
-
-    settings_line, answer_line = result.stdout.splitlines()
+    settings_line, answer_line = run_served(entry, PROBE, tmp_path).splitlines()
     *threshold, frozen = map(int, settings_line.split())
     young_before, young_after = map(int, answer_line.split())
 

@@ -4,9 +4,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +13,9 @@ from django.conf import settings
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import ConnectionHandler
 
+from tests.served import ENTRY_POINTS, run_served
 from yahtzee_site import wal
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = 4096
 ROW = b"x" * 3000  # about a page a row
 
@@ -94,18 +91,13 @@ def test_a_closed_connection_is_not_opened_again_for_it(database: BaseDatabaseWr
     assert database.connection is None
 
 
-@pytest.mark.parametrize("entry", ["yahtzee_site.wsgi", "yahtzee_site.asgi"])
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_served_processes_checkpoint_after_their_answers(entry: str, tmp_path: Path) -> None:
-    probe = (
-        "import importlib, sys; importlib.import_module(sys.argv[1]); "
+    printed = run_served(
+        entry,
         "from django.core.signals import request_finished; "
-        "print(request_finished.disconnect(dispatch_uid='wal.checkpoint'))"
+        "print(request_finished.disconnect(dispatch_uid='wal.checkpoint'))",
+        tmp_path,
     )
-    env = dict(os.environ, DEBUG="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, "-c", probe, entry],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
 
-    assert result.stdout.split() == ["True"]  # the receiver was connected
+    assert printed.split() == ["True"]  # the receiver was connected
