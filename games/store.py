@@ -307,8 +307,14 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
     writes: list[prepared.Write] = []
     if shown:
         game.version += max(1, len(logged))
-        writes.append(prepared.update(game, [*changed, "version", "updated_at"]))
-    writes.extend(prepared.update(seat, fields) for seat, fields in seat_changes if fields)
+    if game._state.adding:
+        # A table just laid (``start``): its rows written once, as the match begins.
+        game.save(force_insert=True)
+        Seat.objects.bulk_create(seats)
+    else:
+        if shown:
+            writes.append(prepared.update(game, [*changed, "version", "updated_at"]))
+        writes.extend(prepared.update(seat, fields) for seat, fields in seat_changes if fields)
     round_before = (before or after).round
     for seq, event in enumerate(logged, start=first_seq):
         seat = seats[moves.seat_of(event)]
@@ -329,7 +335,8 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
 
 def start(table: SeatedGame) -> SeatedGame:
     """The match of a game whose seats are set begins (computer players throw for first at
-    once, when the game rolls for it)."""
+    once, when the game rolls for it). A table just laid and not yet written (a game started
+    at once) is inserted as the match begins, not inserted and then updated."""
     started = setup(table.game, table.seats)
     match = rules.Match.start(
         table.game.rules_kind,

@@ -57,8 +57,10 @@ def _lay_table(
     challenge_day: date | None = None,
 ) -> tuple[Game, list[Seat]]:
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
-    screen, and the computer players (``computers``: strategy and name), in that order."""
-    game = Game.objects.create(
+    screen, and the computer players (``computers``: strategy and name), in that order. Not
+    written yet: a game that begins now is written by the store as its match begins
+    (``store.start``), a waiting one by ``_written``."""
+    game = Game(
         owner=owner,
         kind=rules.KINDS[kind].key,
         status=status,
@@ -72,7 +74,7 @@ def _lay_table(
         *((name, {"player_kind": PlayerKind.COMPUTER, "bot": bot}) for bot, name in computers),
     ]
     columns = game.rules_kind.columns
-    seats = Seat.objects.bulk_create(
+    seats = [
         Seat(
             game=game,
             position=position,
@@ -81,8 +83,15 @@ def _lay_table(
             **fields,
         )
         for position, (name, fields) in enumerate(players)
-    )
+    ]
     return game, seats
+
+
+def _written(game: Game, seats: list[Seat]) -> Game:
+    """A table laid for a game that waits for players: its rows, as laid."""
+    game.save(force_insert=True)
+    Seat.objects.bulk_create(seats)
+    return game
 
 
 @transaction.atomic
@@ -201,14 +210,16 @@ def open_game(
         raise BadGuests("Choose a time limit from the list.")
     _check_waiting_games(owner)
     guest_rules.remember_guests(owner, names)
-    game, _ = _lay_table(
-        owner=owner,
-        kind=kind,
-        guests=names,
-        computers=bots,
-        status=GameStatus.WAITING,
-        turn_limit=turn_limit,
-        roll_for_first=roll_for_first,
+    game = _written(
+        *_lay_table(
+            owner=owner,
+            kind=kind,
+            guests=names,
+            computers=bots,
+            status=GameStatus.WAITING,
+            turn_limit=turn_limit,
+            roll_for_first=roll_for_first,
+        )
     )
     Invitation.objects.bulk_create(
         Invitation(game=game, token=secrets.token_urlsafe(32), open_to_all=offered >= invites)
@@ -287,14 +298,16 @@ def rematch(*, game_id: int, user: User) -> Game:
     computers = [
         (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
     ]
-    game, _ = _lay_table(
-        owner=user,
-        kind=old.kind,
-        guests=guests if hosting else [],
-        computers=computers,
-        status=GameStatus.WAITING,
-        turn_limit=old.turn_limit,
-        roll_for_first=old.roll_for_first,
+    game = _written(
+        *_lay_table(
+            owner=user,
+            kind=old.kind,
+            guests=guests if hosting else [],
+            computers=computers,
+            status=GameStatus.WAITING,
+            turn_limit=old.turn_limit,
+            roll_for_first=old.roll_for_first,
+        )
     )
     Invitation.objects.bulk_create(
         Invitation(game=game, token=secrets.token_urlsafe(32), for_user_id=seat.user_id)

@@ -6,6 +6,7 @@ import contextlib
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import rules, store
 from games.errors import GameError, GameNotFound, StaleGame
@@ -23,6 +24,20 @@ def test_start_game_seats_the_owner_with_an_empty_card(player):
     seat = game.seats.get()
     assert (game.kind, game.status, game.round, game.version) == ("classic", "in_progress", 1, 0)
     assert (seat.user, seat.display_name, seat.cards) == (player, "Alice", [{}])
+
+
+def test_a_game_started_at_once_is_written_as_its_match_begins_each_row_once(player):
+    with CaptureQueriesContext(connection) as ran:
+        game = services.start_game(owner=player, guests=["Ann"], computers=["beginner"])
+
+    sql = [q["sql"].split(" (")[0] for q in ran]
+    writes = [w for w in sql if w.startswith(("INSERT", "UPDATE")) and '"games_' in w]
+    assert writes == ['INSERT INTO "games_game"', 'INSERT INTO "games_seat"']
+    assert [(s.display_name, s.on_turn) for s in game.seats.order_by("position")] == [
+        ("Alice", True),  # the dashboard's "your move": the host's, first to play
+        ("Ann", False),
+        ("Computer (Beginner)", False),
+    ]
 
 
 def test_first_roll_throws_all_five_dice_and_is_logged(game, roll):
