@@ -155,7 +155,7 @@ def _each(
 ) -> str:
     fixed = tuple(context.items())
     if not fill:
-        return "".join(_drawn(template_name, each, item, fixed, ())[0] for item in items)
+        return "".join(str(_drawn(template_name, each, item, fixed, ())[0]) for item in items)
     holes = tuple(fill)
     values = [str(escape(value)) for value in fill.values()]
     return "".join(
@@ -164,7 +164,7 @@ def _each(
 
 
 def _filled(pieces: tuple[str | int, ...], values: Sequence[str]) -> str:
-    return "".join(piece if type(piece) is str else values[piece] for piece in pieces)
+    return "".join(values[piece] if isinstance(piece, int) else piece for piece in pieces)
 
 
 @lru_cache(maxsize=4096)
