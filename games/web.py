@@ -1,5 +1,6 @@
 """What every room's views share: a seated player's game or 404, a redirect that works for
-htmx and for a plain form alike, and numbers and choices read from a query string."""
+htmx and for a plain form alike, and choices read from a query string (numbers are read by
+``yahtzee_site.numbers``)."""
 
 from __future__ import annotations
 
@@ -30,14 +31,6 @@ def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)
-
-
-def whole_number(text: str | None, *, default: int, low: int, high: int) -> int:
-    """A number from the query string, kept within ``low`` and ``high``; else ``default``."""
-    try:
-        return min(high, max(low, int(text or default)))
-    except ValueError:
-        return default
 
 
 def choice(request: HtmxRequest, name: str, choices: list[str], default: str) -> str:

@@ -26,7 +26,7 @@ from games.home.presenters import (
     open_rows,
 )
 from games.tables import guests as guest_rules
-from games.web import whole_number
+from yahtzee_site import numbers
 
 
 @require_GET
@@ -53,8 +53,8 @@ def render_dashboard(
 ) -> HttpResponse:
     user = request.user
     # "Show more" asks for ten more games of a list at a time (a plain link: no JavaScript).
-    shown = whole_number(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
-    done = whole_number(request.GET.get("done"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
+    shown = numbers.whole_or(request.GET.get("open"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
+    done = numbers.whole_or(request.GET.get("done"), default=OPEN_PAGE, low=OPEN_PAGE, high=1000)
     games = selectors.dashboard(user=user, open_shown=shown, finished_shown=done)
     licence = games.licence
     typed = list(guests)[: guest_rules.MAX_GUESTS]

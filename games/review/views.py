@@ -23,7 +23,8 @@ from games.play.presenters import accuracy_context, game_urls, play_url
 from games.review import card_image, grading, replays, sharing
 from games.review.selectors import NoRecord, game_record
 from games.scores import charts
-from games.web import redirect_to, whole_number
+from games.web import redirect_to
+from yahtzee_site import numbers
 
 COSTLIEST = 3
 
@@ -160,7 +161,7 @@ def _replay_page(
     """The page (or, for htmx, the step alone) at ``?step=`` (1 to the end, which shows the
     card as the game ended)."""
     end = len(found.steps) + 1
-    number = whole_number(request.GET.get("step"), default=1, low=1, high=end)
+    number = numbers.whole_or(request.GET.get("step"), default=1, low=1, high=end)
     here = request.path
     context |= {
         "seat": seat,

@@ -22,7 +22,8 @@ from games.models import LOBBY_SEAT_HOURS, PlayerKind
 from games.play import live
 from games.store import SeatedGame
 from games.tables import selectors, services
-from games.web import KINDS, redirect_to, seated_or_404, whole_number
+from games.web import KINDS, redirect_to, seated_or_404
+from yahtzee_site import numbers
 
 
 def render_room(
@@ -156,9 +157,9 @@ def new_game(request: AuthedRequest) -> HttpResponse:
         raise Http404("There is no such kind of game.")
     guests = request.POST.getlist("guest")
     seats = services.MAX_SEATS
-    invites = whole_number(request.POST.get("invites"), default=0, low=0, high=seats)
-    open_seats = whole_number(request.POST.get("open_seats"), default=0, low=0, high=seats)
-    limit = whole_number(request.POST.get("turn_limit"), default=0, low=0, high=86400) or None
+    invites = numbers.whole_or(request.POST.get("invites"), default=0, low=0, high=seats)
+    open_seats = numbers.whole_or(request.POST.get("open_seats"), default=0, low=0, high=seats)
+    limit = numbers.whole_or(request.POST.get("turn_limit"), default=0, low=0, high=86400) or None
     try:
         game = services.open_game(
             owner=request.user,
