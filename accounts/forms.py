@@ -246,8 +246,10 @@ class OptionsForm(forms.ModelForm[User]):
             if self.add_prefix("coach_threshold") in self.data:  # sent, but blank
                 raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="required")
             return self.instance.coach_threshold  # not sent (a page from before the coach)
-        in_tenths = value * 10 == (value * 10).to_integral_value()
-        if not (COACH_THRESHOLD_MIN <= value <= COACH_THRESHOLD_MAX and in_tenths):
+        # The range first: tenths of 1e999999 overflow the decimal context (a 500, not a message).
+        if not COACH_THRESHOLD_MIN <= value <= COACH_THRESHOLD_MAX:
+            raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="out_of_range")
+        if value * 10 != (value * 10).to_integral_value():
             raise forms.ValidationError(COACH_THRESHOLD_WRONG, code="out_of_range")
         return value.quantize(Decimal("0.1"))
 

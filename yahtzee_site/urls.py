@@ -27,4 +27,7 @@ urlpatterns = [
     path("shared/<slug:token>/card.png", review.shared_card, name="shared_card"),
 ]
 
+handler400 = site_views.bad_request
+handler403 = site_views.permission_denied
+handler404 = site_views.page_not_found
 handler500 = site_views.server_error

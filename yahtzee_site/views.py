@@ -1,4 +1,10 @@
-"""The site's own error page for a server error, in the site's look when it can be."""
+"""The site's own error pages, in the site's look when they can be.
+
+Django's default handlers for 400, 403 and 404 run the CSRF middleware's check first
+(``requires_csrf_token``), which reads the request's body: a POST of 1,500 fields or 3 MB to an
+address that matches no page then failed inside the 404 handler itself, a 500. These draw the
+page without reading the body (the page's own token comes from the cookie, as on any page).
+"""
 
 from __future__ import annotations
 
@@ -28,3 +34,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
     except Exception:
         logger.exception("the 500 page itself failed; answered with the bare one")
         return HttpResponseServerError(BARE_500)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "400.html", status=400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "403.html", status=403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "404.html", status=404)

@@ -225,7 +225,9 @@ def play_computer(
     pages of several players may ask for the same step at once."""
     table = store.load(game_id=game_id, user=user, lock=True)
     match = table.loaded
-    if table.game.status != GameStatus.IN_PROGRESS or match is None:
+    if match is None:
+        raise GameNotInProgress("This game has not started yet.")
+    if table.game.status != GameStatus.IN_PROGRESS:
         raise GameNotInProgress("This game is over.")
     after = match
     if table.game.version == version:

@@ -47,6 +47,7 @@ from games.tables import services as tables
 from games.tables import views as room_views
 from games.tables.selectors import rematch_link
 from games.web import redirect_to, seated_or_404
+from yahtzee_site import numbers
 
 GameAction = Callable[[AuthedRequest, int], SeatedGame | HttpResponse]
 
@@ -66,7 +67,7 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
             raise Http404(str(exc)) from exc
         except tuple(ERROR_STATUS) as exc:
             seated = seated_or_404(game_id, request.user)
-            return render_game(request, seated, message=str(exc), status=status_for(exc))
+            return render_table(request, seated, message=str(exc), status=status_for(exc))
         if isinstance(result, HttpResponse):
             return result
         # The player acting has the game in front of them: no turn mail for them now.
@@ -77,6 +78,15 @@ def game_action(action: GameAction) -> Callable[[AuthedRequest, int], HttpRespon
         return redirect("games:play", game_id=game_id)
 
     return login_required(require_POST(view))
+
+
+def render_table(
+    request: AuthedRequest, seated: SeatedGame, *, message: str = "", status: int = 200
+) -> HttpResponse:
+    """The game as it stands: its waiting room until the host starts it, else the table."""
+    if seated.game.status == GameStatus.WAITING:
+        return room_views.render_room(request, seated, message=message, status=status)
+    return render_game(request, seated, message=message, status=status)
 
 
 def render_game(
@@ -117,8 +127,8 @@ def render_game(
 
 def _version(request: AuthedRequest) -> int:
     try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError) as exc:
+        return numbers.whole(request.POST.get("version"))
+    except numbers.NotANumber as exc:
         raise BadInput("The request was incomplete; here is the game as it is now.") from exc
 
 
@@ -126,10 +136,10 @@ def _held(request: AuthedRequest) -> list[bool]:
     """The dice to hold, sent as die indexes 0..4 (the checked boxes of the dice)."""
     values = request.POST.getlist("held")
     try:
-        indexes = {int(value) for value in values}
-    except ValueError as exc:
+        indexes = {numbers.whole(value, high=rules.DICE_COUNT - 1) for value in values}
+    except numbers.NotANumber as exc:
         raise BadInput("Dice to hold must be numbered 1 to 5.") from exc
-    if len(indexes) != len(values) or not indexes <= set(range(rules.DICE_COUNT)):
+    if len(indexes) != len(values):
         raise BadInput("Dice to hold must be numbered 1 to 5, each at most once.")
     return [i in indexes for i in range(rules.DICE_COUNT)]
 
@@ -138,8 +148,8 @@ def _slot(value: str) -> tuple[str, int]:
     """A score button's value: a box key, or ``key:column`` on a card with several columns."""
     box, _, column = value.partition(":")
     try:
-        return box, int(column or 0)
-    except ValueError as exc:
+        return box, numbers.whole(column or "0")
+    except numbers.NotANumber as exc:
         raise BadInput("There is no such column.") from exc
 
 
@@ -162,10 +172,7 @@ def _game_page(request: AuthedRequest, game_id: int) -> HttpResponse:
     seated = seated_or_404(game_id, request.user)
     if turn_mail.mails_turns(seated.game):
         live.saw_page(game_id=game_id, user_id=request.user.pk)
-    if seated.game.status == GameStatus.WAITING:
-        response = room_views.render_room(request, seated)
-    else:
-        response = render_game(request, seated)
+    response = render_table(request, seated)
     if request.htmx:
         game = seated.game
         response["ETag"] = _etag(

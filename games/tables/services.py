@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts import licensing
 from accounts.models import User
 from games import rules, store
-from games.errors import GameError, GameNotInProgress
+from games.errors import GameError, GameNotFound, GameNotInProgress
 from games.models import (
     LOBBY_SEAT_HOURS,
     TURN_LIMITS,
@@ -230,7 +230,7 @@ def open_game(
 
 def _waiting_game(game_id: int) -> Game:
     """The game, locked, if it still waits for players."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     _require_waiting(game)
     return game
 
@@ -255,7 +255,7 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("This invitation link is not valid: check that it was copied whole.")
     # Locked first: racing players (or one account through two links at once) take the seats
     # one at a time, and each sees the seats taken before it.
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if Seat.objects.filter(game_id=game_id, user=user).exists():
         return game
     _require_waiting(game)
@@ -318,8 +318,16 @@ def rematch(*, game_id: int, user: User) -> Game:
     return game
 
 
+def _locked(game_id: int) -> Game:
+    """The game row, locked until the transaction ends; ``GameNotFound`` when there is none."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    return game
+
+
 def _hosted(game_id: int, user: User) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     _require_host(game, user)
     return game
 
@@ -363,7 +371,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
     Starting is idempotent for the host: a start sent again (a double click, or a retry after
     the answer was lost) finds the game under way and changes nothing, so the host lands on it
     rather than on a refusal of what they had already done."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked(game_id)
     if game.is_in_progress and game.owner_id == user.pk:
         return store.load(game_id=game_id, user=user)
     _require_host(game, user)

@@ -28,6 +28,7 @@ from games.trainer import presenters, selectors, services, tally
 from games.trainer.models import TrainingPosition
 from games.trainer.positions import Position
 from games.web import redirect_to
+from yahtzee_site import numbers
 
 PAGE = "games/trainer/train.html"
 
@@ -129,14 +130,25 @@ def parse_answer(data: QueryDict) -> strategy.Action:
     places = data.getlist("held")
     held = [False] * rules.DICE_COUNT
     for place in places:
-        index = int(place) if place.isdigit() else -1
-        if not 0 <= index < rules.DICE_COUNT:
-            die = int(place) + 1 if place.isdigit() else f"“{place}”"
-            raise BadInput(f"There are five dice, numbered 1 to 5: there is no die {die} to hold.")
+        try:
+            index = numbers.whole(place, high=rules.DICE_COUNT - 1)
+        except numbers.NotANumber as exc:
+            raise BadInput(
+                f"There are five dice, numbered 1 to 5: there is no die {_die(place)} to hold."
+            ) from exc
         if held[index]:
             raise BadInput(f"Die {index + 1} was sent twice: hold each die once.")
         held[index] = True
     return strategy.RollDice(tuple(held))
+
+
+def _die(place: str) -> str:
+    """How a refused die's place is named back: its number as the page counts (1 to 5), or
+    the text sent, cut short."""
+    try:
+        return str(numbers.whole(place) + 1)
+    except numbers.NotANumber:
+        return f"“{place[:12]}…”" if len(place) > 12 else f"“{place}”"
 
 
 @login_required

@@ -246,3 +246,46 @@ def test_a_finished_game_of_several_names_the_winner_first(player) -> None:
 
     over = text[text.index("Game over") :]
     assert over.index("Alice wins with") < over.index("Your score")
+
+
+# --- Actions on a game still in its waiting room, or on no game ----------------------------
+
+ACTIONS = ["roll", "hold", "score", "hint", "undo", "resign", "skip", "computer", "first"]
+
+
+def test_a_move_on_a_game_still_waiting_is_refused_in_its_room(player, alice_client) -> None:
+    game = services.open_game(owner=player, invites=1)
+    version = game.version
+
+    for action in ACTIONS:
+        url = reverse(f"games:{action}", kwargs={"game_id": game.pk})
+        response = alice_client.post(url, {"version": version, "box": "chance"})
+
+        assert response.status_code == 409, action
+        text = page_text(response)
+        assert "This game has not started yet." in text, action
+        assert "Classic Yahtzee: waiting for players" in text, action
+    game.refresh_from_db()
+    assert (game.status, game.version) == (GameStatus.WAITING, version)
+
+
+def test_a_rematch_of_a_game_still_waiting_is_refused_in_its_room(player, alice_client) -> None:
+    game = services.open_game(owner=player, invites=1)
+
+    response = alice_client.post(reverse("games:rematch", kwargs={"game_id": game.pk}))
+
+    assert response.status_code == 409
+    assert "A rematch follows a game that is over." in page_text(response)
+    assert Game.objects.count() == 1
+
+
+def test_starting_or_withdrawing_from_a_game_that_does_not_exist_is_not_found(
+    alice_client,
+) -> None:
+    start = alice_client.post(reverse("games:start", kwargs={"game_id": 999999999}))
+    revoke = alice_client.post(
+        reverse("games:revoke", kwargs={"game_id": 999999999, "invitation_id": 1})
+    )
+
+    assert (start.status_code, revoke.status_code) == (404, 404)
+    assert "There is nothing here" in page_text(start)

@@ -204,6 +204,11 @@ def test_an_own_position_says_what_was_chosen_in_the_game(alice_client, player) 
         ({"roll": "1"}, "You have used all three rolls: choose a box to score."),
         ({"roll": "1", "held": ["7"]}, "there is no die 8 to hold"),
         ({"roll": "1", "held": ["x"]}, "there is no die “x” to hold"),
+        # Digits of other scripts and numbers too long for int() are no dice either (were 500s).
+        ({"roll": "1", "held": ["²"]}, "there is no die “²” to hold"),
+        ({"roll": "1", "held": ["①"]}, "there is no die “①” to hold"),
+        ({"roll": "1", "held": ["١"]}, "there is no die “١” to hold"),
+        ({"roll": "1", "held": ["9" * 5000]}, "there is no die “999999999999…” to hold"),
         ({"roll": "1", "held": ["1", "1"]}, "Die 2 was sent twice"),
         ({}, "Choose a box to score, or the dice to hold and then Roll."),
         ({"box": "fives", "roll": "1"}, "Choose a box to score or dice to roll, not both."),

@@ -42,7 +42,10 @@ def test_the_coach_is_turned_on_with_its_threshold(client, player) -> None:
     assert (player.coach, player.coach_threshold) == (True, Decimal("1.5"))
 
 
-@pytest.mark.parametrize("value", ["0", "0.05", "10.1", "-1", "lots", "0.25", "NaN", ""])
+@pytest.mark.parametrize(
+    "value",
+    ["0", "0.05", "10.1", "-1", "lots", "0.25", "NaN", "", "1e999999", "-1e999999", "Infinity"],
+)
 def test_a_threshold_it_cannot_use_is_refused_and_changes_nothing(client, player, value) -> None:
     client.force_login(player)
 

@@ -88,3 +88,36 @@ def test_a_500_whose_page_cannot_render_falls_back_to_a_bare_one(
 
     assert response.status_code == 500
     assert b"Something went wrong on our side" in response.content
+
+
+# --- A body too large for the form parser, sent where no page is ----------------------------
+
+
+def _with_csrf_cookie() -> Client:
+    """A browser that has been here before: the CSRF cookie set, so a check reads the form."""
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/login/")
+    assert "csrftoken" in client.cookies
+    return client
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        ({f"f{i}": "x" for i in range(1500)}, "1,500 fields"),
+        ({"a": "x" * 3_000_000}, "3 MB"),
+    ],
+)
+def test_a_huge_post_to_no_page_is_answered_not_found(db: None, body, what) -> None:
+    # Django's own 404 handler checked the CSRF token first, reading the body: a 500.
+    response = _with_csrf_cookie().post("/nothing-here/", body)
+
+    assert response.status_code == 404, what
+    assert "There is nothing here" in page_text(response)
+
+
+def test_a_huge_post_to_a_page_is_a_bad_request(db: None) -> None:
+    response = _with_csrf_cookie().post("/accounts/login/", {f"f{i}": "x" for i in range(1500)})
+
+    assert response.status_code == 400
+    assert "That request made no sense to us" in page_text(response)
