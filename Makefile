@@ -19,7 +19,7 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 RUN_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY_FILE=var/secret_key \
 	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key DAILY_DICE_KEY_FILE=var/daily_dice_key
 
-.PHONY: help run dev test test-postgres bench lint mutation migrate strategy clean check-python
+.PHONY: help run dev test test-postgres fuzz bench lint mutation migrate strategy clean check-python
 
 help:
 	@echo "make run    - set up and serve the site on http://$(HOST):$(PORT)"
@@ -27,6 +27,7 @@ help:
 	@echo "make test-postgres - the suite (no browser) on PostgreSQL at POSTGRES_URL"
 	@echo "make strategy - compute the perfect-play table (make run does it first)"
 	@echo "make dev    - Django's development server with DEBUG on"
+	@echo "make fuzz   - the site's fuzzer, longer than in make test (FUZZ_REQUESTS, FUZZ_SEED)"
 	@echo "make bench  - fill a million games, time the high-score pages and the game over HTTP"
 	@echo "make lint   - ruff, mypy"
 	@echo "make mutation - mutation testing of the rules, the Match, the store and its Move rows, serials, licensing (slow; not in CI)"
@@ -87,6 +88,19 @@ test: $(VENV)/.dev
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: $(VENV)/.dev
 	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not browser" $(PYTEST_ARGS)
+
+# The fuzzer (tests/fuzz/) with a larger budget than the suite's 1,500 drawn requests, on SQLite
+# and then on PostgreSQL when one answers at POSTGRES_URL. A failure prints its requests; the
+# same FUZZ_SEED sends them again.
+FUZZ_REQUESTS ?= 30000
+FUZZ_SEED ?= $(shell date +%s)
+fuzz: $(VENV)/.dev
+	FUZZ_REQUESTS=$(FUZZ_REQUESTS) FUZZ_SEED=$(FUZZ_SEED) $(BIN)/python -m pytest tests/fuzz -q -s
+	@if $(BIN)/python -c "import psycopg, sys; psycopg.connect(sys.argv[1], connect_timeout=3)" \
+		"$(POSTGRES_URL)" 2>/dev/null; then \
+		DATABASE_URL=$(POSTGRES_URL) FUZZ_REQUESTS=$(FUZZ_REQUESTS) FUZZ_SEED=$(FUZZ_SEED) \
+			$(BIN)/python -m pytest tests/fuzz -q -s; \
+	else echo "PostgreSQL not reachable at $(POSTGRES_URL): its fuzz run is skipped."; fi
 
 # A million finished games in a separate database, then the high-score and statistics pages
 # timed next to a trivial page: on SQLite, then on PostgreSQL when one answers at BENCH_POSTGRES_URL.
