@@ -1,5 +1,5 @@
 """gunicorn's settings for one node behind nginx (``gunicorn -c deploy/gunicorn.conf.py
-yahtzee_site.wsgi``), chosen from ``make bench`` (README, "Deployment"; figures there).
+yahtzee_site.wsgi``), chosen from ``make bench`` (docs/deployment.md; figures there).
 
 - Sync workers, one thread each, as many as the machine has cores (``GUNICORN_WORKERS``
   overrides). A move is CPU (Python rendering the partial) plus two or three short queries.

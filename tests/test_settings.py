@@ -1,6 +1,6 @@
 """Production settings: refuse to start without a secret or a mail server, pass the deploy checks.
 
-The deploy check is run exactly as the README writes it, so the two cannot drift apart.
+The deploy check is run exactly as docs/configuration.md writes it, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -83,8 +83,8 @@ def test_production_refuses_to_start_without_a_mail_server():
 
 
 def readme_deploy_check() -> tuple[dict[str, str], list[str]]:
-    """The production check the README promises to be clean: its variables and its arguments."""
-    readme = (ROOT / "README.md").read_text()
+    """The production check the docs promise to be clean: its variables and its arguments."""
+    readme = (ROOT / "docs" / "configuration.md").read_text()
     (command,) = re.findall(r"`(DEBUG=0 HTTPS=1 [^`]*manage\.py check --deploy[^`]*)`", readme)
     words = shlex.split(command)
     env = dict(word.split("=", 1) for word in words if "=" in word and not word.startswith("-"))
@@ -92,7 +92,7 @@ def readme_deploy_check() -> tuple[dict[str, str], list[str]]:
     return env, args
 
 
-def test_the_readmes_deploy_check_is_clean(tmp_path):
+def test_the_documented_deploy_check_is_clean(tmp_path):
     env, args = readme_deploy_check()
     for name in env:
         if name.endswith("_FILE"):  # the keys `make run` generates into var/, made up here

@@ -1,7 +1,7 @@
 """Settings for the Yahtzee site, read from the environment with safe development defaults.
 
-Production (``DEBUG`` off) refuses to start without a secret key. ``README.md`` lists every
-variable read here.
+Production (``DEBUG`` off) refuses to start without a secret key. ``docs/configuration.md``
+lists every variable read here.
 """
 
 from __future__ import annotations

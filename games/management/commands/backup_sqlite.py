@@ -34,7 +34,7 @@ class Command(BaseCommand):
         if connection.vendor != "sqlite":
             raise CommandError(
                 f"The database is {connection.vendor}, not SQLite: back it up with its own "
-                "tools (README, Deployment: pg_dump)."
+                "tools (docs/deployment.md: pg_dump)."
             )
         source_path = str(connection.settings_dict["NAME"])
         target = Path(opts["path"]).resolve()
