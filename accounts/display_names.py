@@ -131,10 +131,10 @@ def prints(name: str) -> bool:
     return all(reading.isprintable() for reading in readings(name))
 
 
-def skeletons(name: str) -> set[str]:
+def skeletons(name: str) -> tuple[str, ...]:
     """The look-alike key of each reading of ``name``: it clashes with a name sharing any.
 
     The key an account keeps (``User.display_name_key``) stays the ``skeleton`` of the name as
     typed: so no stored key changes, and the names refused by ``has_encoded_words`` are the only
     ones whose readings differ."""
-    return {skeleton(reading) for reading in readings(name)}
+    return tuple(dict.fromkeys(skeleton(reading) for reading in readings(name)))
