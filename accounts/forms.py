@@ -48,6 +48,9 @@ EMAIL_HELP = (
     "and one if you forget your password. Nothing else."
 )
 EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
+EMAIL_ENCODED_WORDS = (
+    "Enter an address without =?…?= in it: mail programs read that as encoded text."
+)
 
 
 def validate_display_name(name: str) -> None:
@@ -120,7 +123,12 @@ class SignUpForm(UserCreationForm[User]):
     def clean_email(self) -> str:
         # Whether another account has this address is not said here (the mail says it to the
         # address's owner): sign-up must not tell a stranger who plays on this site.
-        return BaseUserManager.normalize_email(self.cleaned_data["email"])
+        address: str = self.cleaned_data["email"]
+        if has_encoded_words(address):
+            # Django's validator lets "=?" through; the To header of every mail to it would
+            # show another address, or fail to be written (a decoded line break).
+            raise forms.ValidationError(EMAIL_ENCODED_WORDS, code="encoded_words")
+        return BaseUserManager.normalize_email(address)
 
 
 class DisplayNameForm(forms.ModelForm[User]):
