@@ -21,7 +21,13 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 
-from accounts.display_names import is_reserved, skeleton
+from accounts.display_names import (
+    ENCODED_WORDS_REFUSED,
+    has_encoded_words,
+    is_reserved,
+    prints,
+    skeletons,
+)
 from accounts.models import COACH_THRESHOLD_MAX, COACH_THRESHOLD_MIN, User
 
 DISPLAY_NAME_HELP = "Shown to other players and in the high scores. Up to 30 characters."
@@ -42,21 +48,29 @@ EMAIL_HELP = (
     "and one if you forget your password. Nothing else."
 )
 EMAIL_REQUIRED = "Enter your e-mail address — you need it to reset a forgotten password."
+EMAIL_ENCODED_WORDS = (
+    "Enter an address without =?…?= in it: mail programs read that as encoded text."
+)
 
 
 def validate_display_name(name: str) -> None:
-    """Reject characters that print nothing, so every name in a list or table can be read.
+    """Reject characters that print nothing, so every name in a list or table can be read, and
+    ``=?`` … ``?=``, which mail programs would read as other text.
 
     Invisible and direction-changing characters (zero-width space, right-to-left override)
-    would let one player's name look like another's or scramble the high-score table.
+    would let one player's name look like another's or scramble the high-score table; none may
+    hide in an encoded word either (``display_names.prints`` reads the name as mail does).
     """
-    if not name.isprintable():
+    if has_encoded_words(name):
+        raise forms.ValidationError(ENCODED_WORDS_REFUSED, code="encoded_words")
+    if not prints(name):
         raise forms.ValidationError(DISPLAY_NAME_INVISIBLE, code="invisible")
 
 
 def check_display_name(name: str, *, owner: User | None = None) -> None:
     """Refuse a name that would pass for another player's (letter case, Unicode look-alikes,
-    spacing) or for the neutral "Player 123456", so nobody can pose as a top-ten player.
+    spacing) or for the neutral "Player 123456", so nobody can pose as a top-ten player: on the
+    site or, read as mail programs read it, in a mail (``display_names.skeletons``).
 
     ``owner`` may keep the name they have. The database's unique look-alike key holds the rule
     against two requests racing; this gives the message.
@@ -65,7 +79,8 @@ def check_display_name(name: str, *, owner: User | None = None) -> None:
         return
     if is_reserved(name):
         raise forms.ValidationError(DISPLAY_NAME_RESERVED, code="reserved")
-    others = User.objects.filter(display_name_key=skeleton(name)[:255]).exclude(display_name_key="")
+    keys = {key[:255] for key in skeletons(name)}
+    others = User.objects.filter(display_name_key__in=keys).exclude(display_name_key="")
     if owner is not None and owner.pk is not None:
         others = others.exclude(pk=owner.pk)
     if others.exists():
@@ -108,7 +123,12 @@ class SignUpForm(UserCreationForm[User]):
     def clean_email(self) -> str:
         # Whether another account has this address is not said here (the mail says it to the
         # address's owner): sign-up must not tell a stranger who plays on this site.
-        return BaseUserManager.normalize_email(self.cleaned_data["email"])
+        address: str = self.cleaned_data["email"]
+        if has_encoded_words(address):
+            # Django's validator lets "=?" through; the To header of every mail to it would
+            # show another address, or fail to be written (a decoded line break).
+            raise forms.ValidationError(EMAIL_ENCODED_WORDS, code="encoded_words")
+        return BaseUserManager.normalize_email(address)
 
 
 class DisplayNameForm(forms.ModelForm[User]):

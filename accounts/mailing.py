@@ -1,15 +1,26 @@
 """Whether an account may be sent the site's optional mail (the turn mail): its own option, the
-signed unsubscribe link that works without logging in, and the flag a bounced address sets.
+signed unsubscribe link that works without logging in, and the flag a bounced address sets; and
+how a mail carries what players typed in its subject (``LiteralSubjectMail``).
 
-Mail an account must have (the confirmation link, a password reset) ignores all this.
+Mail an account must have (the confirmation link, a password reset) ignores the first part.
 """
 
 from __future__ import annotations
 
+import email.policy
+from email.header import Header
+from email.message import EmailMessage as WrittenMail
+from email.policy import Policy
+from typing import TYPE_CHECKING
+
 from django.core import signing
+from django.core.mail import EmailMessage
 from django.urls import reverse
 
 from accounts.models import User
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 _SALT = "accounts.mailing.unsubscribe"
 
@@ -67,3 +78,51 @@ def mark_bounced(*, email: str) -> int:
     if not email:
         return 0
     return User.objects.filter(email__iexact=email).update(email_bounced=True)
+
+
+# --- Subjects that carry names -----------------------------------------------------------------
+
+
+def one_line(text: str) -> str:
+    """``text`` fit for a header: on one line (a line break or a run of spaces made one space),
+    and a character that prints nothing or turns text around, as a name kept from before the
+    names' rules may hold, shown as "�" (U+FFFD)."""
+    return "".join(char if char.isprintable() else "\ufffd" for char in " ".join(text.split()))
+
+
+class EncodedSubject(str):
+    """A Subject header written in RFC 2047 encoded words (UTF-8) from end to end.
+
+    Every character is encoded, "=" and "?" too, so a mail program decodes exactly this text: a
+    name typed as "=?utf-8?q?Alice?=" is shown so, never decoded to "Alice". (Python's email
+    package would decode such a name when the subject is set, and write it out as plain text
+    that mail programs decode; it keeps a header object with a ``name`` as it is, and asks it to
+    ``fold`` itself.)
+    """
+
+    name = "Subject"
+
+    def fold(self, *, policy: Policy) -> str:
+        words = Header(str(self), "utf-8", header_name=self.name).encode(
+            linesep=policy.linesep, maxlinelen=policy.max_line_length or 78
+        )
+        return f"{self.name}: {words}{policy.linesep}"
+
+
+class LiteralSubjectMail(EmailMessage):
+    """A mail whose subject carries what players typed (their names): on one line
+    (``one_line``) and written as an ``EncodedSubject``, so that mail programs show it as it
+    is, and no name can be read as encoded text or start a header of its own."""
+
+    @property
+    def subject(self) -> str:
+        return self._subject
+
+    @subject.setter
+    def subject(self, text: _StrOrPromise) -> None:
+        self._subject = one_line(str(text))
+
+    def message(self, *, policy: Policy | None = email.policy.default) -> WrittenMail:
+        written = super().message(policy=policy)
+        written.replace_header("Subject", EncodedSubject(self.subject))
+        return written

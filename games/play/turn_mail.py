@@ -18,7 +18,6 @@ from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -194,8 +193,9 @@ def game_label(game: Game) -> str:
     return f"game '{name}'" if name else f"game #{game.pk}"
 
 
-def compose(mail: TurnMail, seat: Seat, user: User) -> EmailMessage:
-    """The turn mail: a one-line subject, a link to the game, and the one-click unsubscribe
+def compose(mail: TurnMail, seat: Seat, user: User) -> mailing.LiteralSubjectMail:
+    """The turn mail: a one-line subject that mail programs show as written, whatever a name in
+    it holds (``mailing.LiteralSubjectMail``), a link to the game, and the one-click unsubscribe
     (RFC 8058: the ``List-Unsubscribe`` https address and ``List-Unsubscribe-Post``)."""
     site = settings.SITE_URL
     unsubscribe = site + mailing.unsubscribe_path(user)
@@ -207,10 +207,8 @@ def compose(mail: TurnMail, seat: Seat, user: User) -> EmailMessage:
         "unsubscribe": unsubscribe,
         "options": site + reverse("accounts:options"),
     }
-    # One line whatever a name holds (a header with a line break would be refused).
-    subject = " ".join(f"{mail.news} — your turn in {context['game']}".split())
-    return EmailMessage(
-        subject=subject,
+    return mailing.LiteralSubjectMail(
+        subject=f"{mail.news} — your turn in {context['game']}",
         body=render_to_string("games/play/turn_mail.txt", context),
         to=[user.email],
         headers={

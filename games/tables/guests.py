@@ -5,8 +5,10 @@ adapted to a name that lives at one table, and the computer players.
 A guest's name is read by everyone at the table ("Ann's turn"), friends invited online and
 strangers joining from the lobby included, so like a display name it must print and pass for
 nobody else: not a player at the table, not the site's own "Player 123456" or
-"Computer (Good)", not another account. Unlike a display name it is tidied (spaces collapsed,
-accents composed) and a seat number is welcome: "Player 2" is how the form calls the first guest.
+"Computer (Good)", not another account; like one it holds no ``=?`` … ``?=`` (a turn mail's
+subject carries it) and follows these rules as a mail program reads it too. Unlike a display
+name it is tidied (spaces collapsed, accents composed) and a seat number is welcome: "Player 2"
+is how the form calls the first guest.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-from accounts.display_names import skeleton
+from accounts.display_names import (
+    ENCODED_WORDS_REFUSED,
+    has_encoded_words,
+    prints,
+    skeleton,
+    skeletons,
+)
 from accounts.models import User
 from games import rules, strategy
 from games.errors import GameError
@@ -57,11 +65,15 @@ def tidied(typed: Sequence[str]) -> list[str]:
     ``BadGuests`` for a character that prints nothing or turns text around (a control character,
     NUL included, zero-width, bidirectional override or isolate): it would make one name look
     like another or scramble every list it is in. The message names the seat, not the name.
+    ``BadGuests`` too for ``=?`` … ``?=``, which mail programs read as other text (such a
+    character, even: ``display_names.prints`` reads the name as they do).
     """
     names = []
     for slot, name in enumerate(typed, start=FIRST_SLOT):
         tidy = " ".join(unicodedata.normalize("NFC", name).split())
-        if not tidy.isprintable():
+        if has_encoded_words(tidy):
+            raise BadGuests(ENCODED_WORDS_REFUSED)
+        if not prints(tidy):
             raise BadGuests(INVISIBLE.format(slot=slot))
         if tidy:
             names.append(tidy)
@@ -69,13 +81,13 @@ def tidied(typed: Sequence[str]) -> list[str]:
 
 
 def verify_own(name: str) -> None:
-    """``BadGuests`` when ``name`` poses as one of the site's own: a neutral "Player 123456" or
-    a computer player."""
-    key = skeleton(name)
-    if NEUTRAL_LOOK.fullmatch(key):
-        raise BadGuests(NEUTRAL.format(name=name))
-    if key.startswith(COMPUTER_LOOK):
-        raise BadGuests(COMPUTER.format(name=name))
+    """``BadGuests`` when ``name`` poses as one of the site's own, on the site or in mail: a
+    neutral "Player 123456" or a computer player."""
+    for key in skeletons(name):
+        if NEUTRAL_LOOK.fullmatch(key):
+            raise BadGuests(NEUTRAL.format(name=name))
+        if key.startswith(COMPUTER_LOOK):
+            raise BadGuests(COMPUTER.format(name=name))
 
 
 def may_offer(name: str) -> bool:
@@ -93,16 +105,18 @@ def may_offer(name: str) -> bool:
 def verify(names: Sequence[str], *, host: str) -> None:
     """``BadGuests`` unless each of the tidied ``names`` passes for nobody else: not the
     ``host``, not another guest, not the site's own names, not another account's display name
-    (a look-alike of one neither, as for display names; one query for all the names)."""
-    seated = {skeleton(host): host}
+    (a look-alike of one neither, as for display names, on the site or in mail; one query for
+    all the names)."""
+    seated = dict.fromkeys(skeletons(host), host)
     for name in names:
         verify_own(name)
-        key = skeleton(name)
-        if (other := seated.get(key)) is not None:
-            template = SAME if other.casefold() == name.casefold() else LOOK_ALIKE
-            raise BadGuests(template.format(name=name, other=other))
-        seated[key] = name
-    keys = {skeleton(name)[:255]: name for name in names}
+        own = skeletons(name)
+        for key in own:
+            if (other := seated.get(key)) is not None:
+                template = SAME if other.casefold() == name.casefold() else LOOK_ALIKE
+                raise BadGuests(template.format(name=name, other=other))
+        seated |= dict.fromkeys(own, name)
+    keys = {key[:255]: name for name in names for key in skeletons(name)}
     if not keys:
         return
     taken = set(

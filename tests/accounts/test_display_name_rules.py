@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accounts.display_names import has_encoded_words, prints
 from accounts.forms import DisplayNameForm
 from accounts.models import User
 
@@ -24,6 +25,7 @@ def test_an_accepted_display_name_is_short_visible_and_trimmed(typed: str) -> No
         assert name == name.strip()
         assert 1 <= len(name) <= 30
         assert name.isprintable()
+        assert prints(name) and not has_encoded_words(name)  # in mail too
     else:
         assert form.errors["display_name"]
 

@@ -8,9 +8,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from accounts.display_names import ENCODED_WORDS_REFUSED
 from accounts.forms import (
     DISPLAY_NAME_INVISIBLE,
     DISPLAY_NAME_REQUIRED,
+    EMAIL_ENCODED_WORDS,
     EMAIL_REQUIRED,
 )
 from accounts.models import User
@@ -72,11 +74,15 @@ BAD_USERNAME = (
         ("username", "bob smith!", BAD_USERNAME),
         ("email", "not-an-email", "Enter a valid email address."),
         ("email", "", EMAIL_REQUIRED),
+        # A mail's To header would read "alice@example.com"; or break with a decoded line break.
+        ("email", "=?utf-8?q?alice?=@example.com", EMAIL_ENCODED_WORDS),
+        ("email", "=?utf-8?q?Bob=0D=0ABcc=3A_x?=@example.com", EMAIL_ENCODED_WORDS),
         ("display_name", "", DISPLAY_NAME_REQUIRED),
         ("display_name", "   ", DISPLAY_NAME_REQUIRED),
         ("display_name", "x" * 31, "Ensure this value has at most 30 characters (it has 31)."),
         ("display_name", "\u202eecila", DISPLAY_NAME_INVISIBLE),
         ("display_name", "Bob\u200bby", DISPLAY_NAME_INVISIBLE),
+        ("display_name", "=?utf-8?q?Alice?=", ENCODED_WORDS_REFUSED),
     ],
     ids=[
         "duplicate-username",
@@ -85,11 +91,14 @@ BAD_USERNAME = (
         "bad-username-characters",
         "bad-email",
         "blank-email",
+        "email-read-as-another",
+        "email-with-an-encoded-line-break",
         "blank-display-name",
         "whitespace-display-name",
         "long-display-name",
         "right-to-left-override-display-name",
         "zero-width-space-display-name",
+        "encoded-word-display-name",
     ],
 )
 def test_bad_signup_field_is_named_and_creates_nothing(

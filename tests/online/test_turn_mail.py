@@ -4,6 +4,8 @@ where the player lives, never to someone who turned it off or whose mail bounced
 
 from __future__ import annotations
 
+import email
+import email.policy
 import inspect
 import smtplib
 import time
@@ -18,7 +20,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from accounts import mailing
-from games.models import Game
+from games.models import Game, PlayerKind, Seat
 from games.play import actions as play
 from games.play import live, turn_mail
 from games.play.models import TurnMail, TurnMailState
@@ -176,7 +178,7 @@ def test_a_send_that_failed_is_sent_by_the_next_run_of_the_command(
         raise smtplib.SMTPServerDisconnected("the mail server went away")
 
     with monkeypatch.context() as patched:
-        patched.setattr(turn_mail.EmailMessage, "send", refused)
+        patched.setattr(mailing.LiteralSubjectMail, "send", refused)
         with django_capture_on_commit_callbacks(execute=True):
             small_straight(game, player)
     assert mail.outbox == [] and TurnMail.objects.get().state == TurnMailState.HELD
@@ -389,3 +391,84 @@ def test_a_move_marks_the_movers_page_open_only_where_turns_are_mailed(player, b
     assert live.page_open(game_id=mailed.pk, user_id=player.pk)
     # A game without a long turn limit never mails a turn: its moves write nothing down.
     assert not live.page_open(game_id=unmailed.pk, user_id=player.pk)
+
+
+# --- Names in the subject: read as typed, never decoded as encoded words, never a new header ---
+
+RECEIVED_HEADERS = {
+    "Content-Type",
+    "MIME-Version",
+    "Content-Transfer-Encoding",
+    "Subject",
+    "From",
+    "To",
+    "Date",
+    "Message-ID",
+    "List-Unsubscribe",
+    "List-Unsubscribe-Post",
+    "Auto-Submitted",
+}
+
+
+def received(sent: mail.EmailMessage) -> tuple[bytes, email.message.EmailMessage]:
+    """The mail as the SMTP backend writes it, and as a mail program reads those bytes."""
+    raw = sent.message(policy=email.policy.SMTP).as_bytes()
+    return raw, email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def online_with_guest(host, other) -> Game:
+    """An online game of the host, their guest Ann at the host's screen, and ``other``."""
+    game = services.open_game(owner=host, guests=["Ann"], invites=1, turn_limit=HOUR)
+    services.join_game(token=game.invitations.get().token, user=other)
+    services.begin_game(game_id=game.pk, user=host)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "=?utf-8?q?Alice?=",
+        "=?UTF-8?B?QWxpY2U=?=",
+        "=?utf-8?q?=E2=80=AEecilA?=",  # would decode to a right-to-left override
+        "=?utf-8?b?Qm9iDQpCY2M6IHg=?=",  # would decode to "Bob\r\nBcc: x"
+        "Al =?utf-8?q?ice?= =?x?q?_?=",
+    ],
+)
+def test_a_name_like_an_encoded_word_reaches_the_reader_as_typed(
+    player, bob, name, django_capture_on_commit_callbacks
+) -> None:
+    game = online_with_guest(player, bob)
+    small_straight(game, player)
+    # Stored before names with "=?…?=" were refused: straight into the table, past the rules.
+    Seat.objects.filter(game=game, player_kind=PlayerKind.GUEST).update(display_name=name)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        small_straight(game, player)  # Ann's turn, played at the host's screen
+
+    subject = f"{name} scored 30 in Small Straight — your turn in game #{game.pk}"
+    assert mail.outbox[0].subject == subject
+    raw, mail_program = received(mail.outbox[0])
+    assert mail_program["Subject"] == subject
+    assert name.encode() not in raw  # not even a part of the subject is left to be decoded
+    assert set(mail_program.keys()) == RECEIVED_HEADERS
+
+
+def test_a_line_break_in_a_name_from_before_adds_no_header(
+    player, bob, settings, django_capture_on_commit_callbacks
+) -> None:
+    game = online(player, bob)
+    Seat.objects.filter(game=game, user=player).update(display_name="Eve\r\nBcc: x@example.com")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        small_straight(game, player)
+
+    raw, mail_program = received(mail.outbox[0])
+    assert mail_program["Subject"] == (
+        f"Eve Bcc: x@example.com scored 30 in Small Straight — your turn in game #{game.pk}"
+    )
+    assert set(mail_program.keys()) == RECEIVED_HEADERS
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    assert b"\r\nBcc" not in head
+    assert mail_program["From"] == settings.DEFAULT_FROM_EMAIL  # no name of a player in it
+    assert mail_program["To"] == "bob@example.com"

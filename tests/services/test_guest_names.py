@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accounts.display_names import is_reserved, skeleton
+from accounts.display_names import (
+    ENCODED_WORDS_REFUSED,
+    has_encoded_words,
+    is_reserved,
+    prints,
+    skeleton,
+)
 from accounts.models import User
 from games.models import Game
 from games.tables import guests as guest_rules
@@ -134,10 +140,52 @@ def test_a_name_like_no_account_is_welcome(player) -> None:
     assert guest_rules.guest_names(["Bobby", "Rob"], owner=player) == ["Bobby", "Rob"]
 
 
+# Mail programs decode an RFC 2047 encoded word in a subject: "=?utf-8?q?Alice?=" reads "Alice".
+ENCODED = [
+    "=?utf-8?q?Alice?=",
+    "=?UTF-8?B?Qm9iDQpCY2M6IHg=?=",  # "Bob\r\nBcc: x"
+    "=?utf-8?q?=E2=80=AEecilA?=",  # a right-to-left override
+    "=?x-any?q?Computer_(Good)?=",
+    "Ann =?utf-8?q?Lee?=",
+]
+
+
+@pytest.mark.parametrize("name", ENCODED)
+def test_a_name_holding_an_encoded_word_is_refused_with_the_reason(player, name) -> None:
+    assert refusal(player, ["Ann", name]) == ENCODED_WORDS_REFUSED
+
+
+@pytest.fixture
+def encoded_words_let_through(monkeypatch) -> None:
+    monkeypatch.setattr(guest_rules, "has_encoded_words", lambda name: False)
+
+
+@pytest.mark.usefixtures("encoded_words_let_through")
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("=?utf-8?q?Alice?=", "looks just like “Alice”"),  # the host
+        ("=?utf-8?q?Ann?=", "looks just like “Ann”"),
+        ("=?utf-8?q?Bob?=", "is another player's name on this site"),
+        ("=?x-any?q?Computer_(Good)?=", "would pass for a computer player"),
+        ("=?utf-8?q?Player_123456?=", "looks like a name the site gives players without one"),
+        ("=?UTF-8?B?Qm9iDQpCY2M6IHg=?=", INVISIBLE.format(slot=3)),
+        ("=?utf-8?q?=E2=80=AEecilA?=", INVISIBLE.format(slot=3)),
+    ],
+)
+def test_without_that_refusal_the_name_as_mail_reads_it_follows_every_rule(
+    player, name, message
+) -> None:
+    make_user("bob", display_name="Bob")
+
+    assert message in refusal(player, ["Ann", name])
+
+
 def test_a_stored_name_from_before_is_refused_and_no_longer_offered(player) -> None:
-    # Kept before these rules: one turns text around, two pose as names the site gives itself.
+    # Kept before these rules: one turns text around, two pose as names the site gives itself,
+    # one reads in mail as another's.
     User.objects.filter(pk=player.pk).update(
-        guest_names=["\u202eAnn", "Cy", "Computer (Perfect)", "Player 123456"]
+        guest_names=["\u202eAnn", "Cy", "Computer (Perfect)", "Player 123456", "=?utf-8?q?Bo?="]
     )
     player.refresh_from_db()
 
@@ -168,6 +216,7 @@ def test_every_accepted_name_can_be_read_and_passes_for_nobody_else(typed: list[
     for name in names:
         assert name == name.strip() and 1 <= len(name) <= guest_rules.NAME_LENGTH
         assert name.isprintable()
+        assert prints(name) and not has_encoded_words(name)  # in mail too
         # "Player 2" numbers a seat; a longer number would pass for the site's "Player 123456".
         assert not is_reserved(name) or len(skeleton(name)) <= len("player") + 3
         assert not skeleton(name).startswith("computer")
