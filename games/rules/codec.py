@@ -85,7 +85,7 @@ def _body(match: Match) -> State:
             list(turn.dice) if turn.dice is not None else None,
             list(turn.held),
             turn.rolls_used,
-        ],  # fmt: skip
+        ],
         "contenders": list(match.contenders),
         "first_rolls": [list(dice) if dice is not None else None for dice in match.first_rolls],
         "players": list(match.players),
