@@ -28,6 +28,15 @@ def next_challenge_text(left: timedelta) -> str:
     return f"Tomorrow's challenge in {countdown(left)}"
 
 
+def closes_text(left: timedelta) -> str:
+    """When today's challenge closes, ``left`` from now: an attempt started late must be
+    finished by then (its moves are refused after)."""
+    return (
+        f"Today's challenge closes at midnight, in {countdown(left)}: an attempt not finished "
+        "by then no longer counts, and can no longer be played."
+    )
+
+
 def accuracy_text(accuracy: float | None) -> str:
     return "—" if accuracy is None else f"{accuracy:.1f}%"
 

@@ -3,7 +3,7 @@ the database), and the day's perfect play computed once and kept."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import advice
 from games.daily import perfect
+from games.daily.clock import today as today
 from games.daily.dice import site_key
 from games.daily.models import DailyAttempt, DailyChallenge
 from games.errors import GameError
@@ -20,19 +21,6 @@ from games.tables import services as tables
 
 class AlreadyPlayed(GameError):
     """The account has its attempt at the day's challenge already (abandoned ones count)."""
-
-
-def today(now: datetime | None = None) -> date:
-    """The site's day (``settings.TIME_ZONE``) at ``now``."""
-    return timezone.localdate(now or timezone.now())
-
-
-def next_day_in(now: datetime | None = None) -> timedelta:
-    """How long until the next day's challenge opens (the site's midnight)."""
-    local = timezone.localtime(now or timezone.now())
-    midnight = datetime.combine(local.date() + timedelta(days=1), time(), tzinfo=local.tzinfo)
-    # In UTC: a day with a clock change is an hour longer or shorter than 24.
-    return midnight.astimezone(UTC) - local.astimezone(UTC)
 
 
 def _played_today(when: datetime | None) -> AlreadyPlayed:

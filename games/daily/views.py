@@ -17,18 +17,21 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import User
-from games.daily import presenters, results, selectors, services
+from games.daily import clock, presenters, results, selectors, services
 from games.errors import GameError, status_for
 
 
 def _context(user: User | None, day: date) -> dict[str, Any]:
     """What both pages show of ``day`` for ``user`` (``None``: nobody logged in): their
     attempt, the board, perfect play (its score to a player who has finished, its game only
-    once the day is over)."""
+    once the day is over).
+
+    A day's dice, and so perfect play's game on them, stay hidden while any attempt of the day
+    can still move; the door of every action (``games.play.actions``) refuses to move one once
+    its day is over (``clock.verify_open``), so that holds from the day's midnight on, whoever
+    still has an attempt of it unfinished."""
     mine = selectors.attempt(user, day) if user is not None else None
-    over = day < services.today()
-    # A day's dice stay hidden while the viewer may still play them (an attempt not finished).
-    playing = mine is not None and mine.in_progress
+    over = not clock.is_open(day)
     perfect = services.challenge(day) if (over or (mine and mine.finished)) else None
     return {
         "day": day,
@@ -37,9 +40,8 @@ def _context(user: User | None, day: date) -> dict[str, Any]:
         "board": selectors.board(day, viewer=user, own=mine),
         "perfect_total": perfect.perfect_total if perfect else None,
         "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
-        if perfect and over and not playing
+        if perfect and over
         else [],
-        "perfect_hidden": over and playing,
         "accuracy_formula": presenters.ACCURACY_FORMULA.format(
             start=f"{results.reference_score():.1f}"
         ),
@@ -59,13 +61,15 @@ def today_page(request: AuthedRequest) -> HttpResponse:
 
 
 def render_today(request: AuthedRequest, *, message: str = "", status: int = 200) -> HttpResponse:
-    user, day = request.user, services.today()  # login_required: a real account
+    user, day = request.user, clock.today()  # login_required: a real account
     history = selectors.history(user, days=400)
+    left = clock.next_day_in()
     context = _context(user, day) | {
         "message": message,
         "streak": selectors.streak(history, day),
         "history": history[:30],
-        "next_challenge": presenters.next_challenge_text(services.next_day_in()),
+        "next_challenge": presenters.next_challenge_text(left),
+        "closes": presenters.closes_text(left),
         "licence": licensing.licence_of(user),
     }
     return render(request, "games/daily/today.html", context, status=status)
@@ -91,7 +95,7 @@ def board_page(request: HtmxRequest, day: str) -> HttpResponse:
         shown = date.fromisoformat(day)
     except ValueError as exc:
         raise Http404("There is no such day.") from exc
-    if shown > services.today():
+    if shown > clock.today():
         raise Http404("That day's challenge has not begun.")
     page = {"day": shown, "yesterday": shown - timedelta(days=1)}
     if isinstance(request.user, User):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, date, datetime, time
 
 from accounts.models import User
 from games import advice, rules, store, strategy
@@ -21,8 +22,14 @@ def perfect(sheet: rules.Sheet, turn: rules.Turn) -> strategy.Action:
     return strategy.make_bot("perfect", advice.advisor(), random.Random(0)).decide(sheet, turn)
 
 
-def play_out(user: User, game_id: int, decide=perfect) -> store.SeatedGame:
-    """Play ``user``'s game to its end, each move through ``games.play.actions``."""
+def noon(day: date) -> datetime:
+    """Midday of ``day`` (the tests' site time zone is UTC): a clock inside ``day``."""
+    return datetime.combine(day, time(12), tzinfo=UTC)
+
+
+def play_out(user: User, game_id: int, decide=perfect, now=None) -> store.SeatedGame:
+    """Play ``user``'s game to its end, each move through ``games.play.actions`` (at ``now``:
+    the clock, unless given)."""
     while True:
         table = store.load(game_id=game_id, user=user)
         match = table.match()
@@ -32,8 +39,13 @@ def play_out(user: User, game_id: int, decide=perfect) -> store.SeatedGame:
         version = table.game.version
         if isinstance(decided, strategy.RollDice):
             held = decided.held if match.turn.has_rolled else None
-            play.roll_dice(game_id=game_id, user=user, version=version, held=held)
+            play.roll_dice(game_id=game_id, user=user, version=version, held=held, now=now)
         else:
             play.score_box(
-                game_id=game_id, user=user, version=version, box=decided.box.value, column=0
+                game_id=game_id,
+                user=user,
+                version=version,
+                box=decided.box.value,
+                column=0,
+                now=now,
             )
