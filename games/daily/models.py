@@ -10,7 +10,8 @@ from django.db.models import Q
 
 class DailyChallenge(models.Model):
     """A day's challenge, once computed: the perfect bot's game on the day's dice (its total,
-    and each turn's rolls, holds and box), shown only once the day is over."""
+    and each turn's rolls, holds and box), shown only once the day is over. Only a day somebody
+    played has one (``services.challenge``): any other day costs nothing."""
 
     day = models.DateField(unique=True)
     perfect_total = models.IntegerField()
@@ -46,8 +47,9 @@ class DailyAttempt(models.Model):
         app_label = "games"
         ordering = ["-day"]
         constraints = [
-            # One attempt per account and day: two tabs or racing requests start one game.
-            models.UniqueConstraint(fields=["user", "day"], name="daily_attempt_one_a_day"),
+            # One attempt per account and day: two tabs or racing requests start one game. Day
+            # first: its index also says at once whether anybody played a day (``played``).
+            models.UniqueConstraint(fields=["day", "user"], name="daily_attempt_one_a_day"),
         ]
         indexes = [
             # The day's board: finished attempts only, best first, earlier first among equals.

@@ -106,6 +106,12 @@ def board(
     return Board(day, lines, mine)
 
 
+def played(day: date) -> bool:
+    """Whether anybody started ``day``'s challenge (one read of the unique (day, account)
+    index): a day nobody played has no board, and costs nothing more."""
+    return DailyAttempt.objects.filter(day=day).exists()
+
+
 def history(user: User, *, days: int = 30) -> list[Attempt]:
     """``user``'s attempts, newest first (the last ``days``)."""
     rows = (

@@ -4,6 +4,7 @@ the database), and the day's perfect play computed once and kept."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from functools import lru_cache
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -52,24 +53,27 @@ def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     return game
 
 
-_kept: dict[tuple[bytes, date], DailyChallenge] = {}
-"""Challenges read in this process: a day's perfect play never changes under one key."""
+KEPT_DAYS = 8
+"""Days of perfect play kept in each process (a few tens of kilobytes each): today's and the
+last few days', which nearly every board asks for; an older day is read again from its row."""
 
 
 def challenge(day: date) -> DailyChallenge:
     """``day``'s challenge with the perfect bot's game on its dice, computed on first need
-    (a few milliseconds) and kept in the database (racing requests keep one row) and in this
-    process (the pages that show it read nothing)."""
-    key = (site_key(), day)
-    if (kept := _kept.get(key)) is not None:
-        return kept
+    (a few milliseconds) and kept in the database (racing requests keep one row) and, for the
+    last few days asked, in this process (``KEPT_DAYS``). Only for a day somebody played
+    (``selectors.played``): the pages ask for no other."""
+    return _kept(site_key(), day)
+
+
+@lru_cache(maxsize=KEPT_DAYS)
+def _kept(key: bytes, day: date) -> DailyChallenge:
     found = DailyChallenge.objects.filter(day=day).first()
     if found is None:
-        played = perfect.play_day(site_key(), day, advice.advisor())
+        played = perfect.play_day(key, day, advice.advisor())
         DailyChallenge.objects.bulk_create(
             [DailyChallenge(day=day, perfect_total=played.total, perfect_turns=played.turns)],
             ignore_conflicts=True,
         )
         found = DailyChallenge.objects.get(day=day)
-    _kept[key] = found
     return found

@@ -45,7 +45,7 @@ def _context(user: User | None, day: date) -> dict[str, Any]:
         "accuracy_formula": presenters.ACCURACY_FORMULA.format(
             start=f"{results.reference_score():.1f}"
         ),
-        "yesterday": day - timedelta(days=1),
+        "yesterday": day_before(day),
     }
 
 
@@ -90,14 +90,18 @@ def start(request: AuthedRequest) -> HttpResponse:
 @require_GET
 def board_page(request: HtmxRequest, day: str) -> HttpResponse:
     """A day's board (today's or a past day's; a day to come has none), public like the top
-    ten: display names only."""
+    ten: display names only. A past day nobody played answers 404 at the cost of one indexed
+    read: no board drawn, no perfect play computed, nothing kept."""
     try:
         shown = date.fromisoformat(day)
-    except ValueError as exc:
+    except ValueError as exc:  # 2026-02-30, year 0: the pattern admits them
         raise Http404("There is no such day.") from exc
-    if shown > clock.today():
+    today = clock.today()
+    if shown > today:
         raise Http404("That day's challenge has not begun.")
-    page = {"day": shown, "yesterday": shown - timedelta(days=1)}
+    page = {"day": shown, "yesterday": day_before(shown)}
+    if shown < today and not selectors.played(shown):
+        return render(request, "games/daily/board.html", page | {"nobody": True}, status=404)
     if isinstance(request.user, User):
         return render(request, "games/daily/board.html", page | _context(request.user, shown))
     # A visitor's board is the same for everyone: drawn at most once every few seconds.
@@ -107,3 +111,8 @@ def board_page(request: HtmxRequest, day: str) -> HttpResponse:
         drawn = render_to_string("games/daily/_board.html", _context(None, shown), request)
         cache.set(key, drawn, timeout=PUBLIC_BOARD_SECONDS)
     return render(request, "games/daily/board.html", page | {"board_html": mark_safe(drawn)})
+
+
+def day_before(day: date) -> date | None:
+    """The day before ``day`` (``None`` before the first day the calendar has)."""
+    return day - timedelta(days=1) if day > date.min else None

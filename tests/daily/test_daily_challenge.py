@@ -186,15 +186,6 @@ def test_the_board_is_at_most_three_reads_for_a_viewer_below_the_page(
     assert board.mine is not None and board.mine.rank == 3  # 200, 200, 199, 199
 
 
-def test_a_past_days_board_shows_perfect_play_to_anyone(client):
-    yesterday = services.today() - timedelta(days=1)
-
-    page = client.get(reverse("daily:board", args=[yesterday.isoformat()]))
-
-    assert page.status_code == 200
-    assert "Perfect play's game on this day's dice" in text(page)
-
-
 def test_days_to_come_and_malformed_days_have_no_board(player, client_for):
     client = client_for(player)
     tomorrow = (services.today() + timedelta(days=1)).isoformat()
