@@ -17,6 +17,13 @@ ACCURACY_FORMULA = (
 )
 
 
+RANKING_NOTE = (
+    "Ranked by accuracy: how close each decision came to perfect play on the same dice. "
+    "Everyone throws the same dice, so knowing them in advance buys nothing here; the score is "
+    "shown beside it. Accounts made on the day play but are not ranked."
+)
+
+
 def countdown(left: timedelta) -> str:
     """ "5 h 12 min" (whole minutes, rounded up: "0 h 1 min" rather than "0 h 0 min")."""
     minutes = max(1, -(-int(left.total_seconds()) // 60))

@@ -35,7 +35,8 @@ def _played_today(when: datetime | None) -> AlreadyPlayed:
 @transaction.atomic
 def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     """Start ``user``'s attempt at the day's challenge: a Classic game alone on the day's dice,
-    using a trial game like any other game (``licensing``'s refusals as for any game).
+    using a trial game like any other game (``licensing``'s refusals as for any game), ranked
+    on the day's board if the account is older than the day (``ranked_on``).
 
     ``AlreadyPlayed`` when the account has an attempt of the day, changing nothing: the unique
     constraint on (account, day) holds against a second tab or racing requests too (the loser's
@@ -47,10 +48,19 @@ def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     game = tables.start_game(owner=user, challenge_day=day)
     try:
         with transaction.atomic():
-            DailyAttempt.objects.create(day=day, user=user, game=game, display_name=str(user))
+            DailyAttempt.objects.create(
+                day=day, user=user, game=game, display_name=str(user), ranked=ranked_on(user, day)
+            )
     except IntegrityError as race:
         raise _played_today(None) from race
     return game
+
+
+def ranked_on(user: User, day: date) -> bool:
+    """Whether ``user``'s attempt at ``day``'s challenge is ranked on its board: an account made
+    before the day began (the site's midnight) is; one made on the day plays it, unranked, so
+    fresh accounts that read the day's dice for another buy no place."""
+    return today(user.date_joined) < day
 
 
 KEPT_DAYS = 8

@@ -38,6 +38,7 @@ def _context(user: User | None, day: date) -> dict[str, Any]:
         "is_today": not over,
         "attempt": mine,
         "board": selectors.board(day, viewer=user, own=mine),
+        "ranking_note": presenters.RANKING_NOTE,
         "perfect_total": perfect.perfect_total if perfect else None,
         "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
         if perfect and over
