@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from accounts.models import User
 from games.daily.models import DailyAccuracy, DailyAttempt
@@ -37,6 +37,7 @@ class Line:
     total: int
     tenths: int | None
     mine: bool
+    game_id: int
 
     @property
     def accuracy_shown(self) -> str:
@@ -99,26 +100,42 @@ def board(
     *,
     viewer: User | None = None,
     own: Attempt | None = None,
-    rows: int = BOARD_ROWS,
+    rows: int | None = None,
 ) -> Board:
     """``day``'s ranked, graded attempts, most accurate first (earlier first among equals);
     ranks shared by equal accuracies as shown (tenths of a percent). At most two reads: the top
     ``rows``, and the rank of the viewer's attempt (``own``, as ``attempt`` read it) when it is
-    below them, summed over the day's histogram. An attempt still being graded, or of an account
-    made on the day, is on nobody's board but its player's own line."""
+    below them, summed over the day's histogram (``rows``: ``BOARD_ROWS`` unless given). An
+    attempt still being graded, or of an account made on the day, is on nobody's board but its
+    player's own line."""
+    rows = rows or BOARD_ROWS
     found = list(
-        DailyAttempt.objects.filter(day=day, ranked=True, accuracy_tenths__isnull=False)
-        .order_by("-accuracy_tenths", "finished_at", "id")
-        .values_list("display_name", "grand_total", "accuracy_tenths", "user_id")[:rows]
+        _ranked(day).values_list(
+            "display_name", "grand_total", "accuracy_tenths", "user_id", "game_id"
+        )[:rows]
     )
     lines: list[Line] = []
     rank = 0
-    for place, (name, total, tenths, user_id) in enumerate(found, start=1):
+    for place, (name, total, tenths, user_id, game_id) in enumerate(found, start=1):
         assert total is not None  # graded attempts are finished ones
         if not lines or tenths != lines[-1].tenths:
             rank = place
-        lines.append(Line(rank, name, total, tenths, viewer is not None and user_id == viewer.pk))
+        mine = viewer is not None and user_id == viewer.pk
+        lines.append(Line(rank, name, total, tenths, mine, game_id))
     return Board(day, lines, _own_line(day, own, lines, full=len(found) == rows))
+
+
+def _ranked(day: date) -> QuerySet[DailyAttempt]:
+    """``day``'s board in its order, as the partial index ``daily_attempt_board`` keeps it."""
+    return DailyAttempt.objects.filter(
+        day=day, ranked=True, accuracy_tenths__isnull=False
+    ).order_by("-accuracy_tenths", "finished_at", "id")
+
+
+def on_board(day: date, game_id: int) -> bool:
+    """Whether the attempt played in ``game_id`` is among the rows ``day``'s board shows
+    (``BOARD_ROWS``): one read of those rows' games off the board's index."""
+    return game_id in set(_ranked(day).values_list("game_id", flat=True)[:BOARD_ROWS])
 
 
 def _own_line(day: date, own: Attempt | None, lines: list[Line], *, full: bool) -> Line | None:
@@ -127,13 +144,13 @@ def _own_line(day: date, own: Attempt | None, lines: list[Line], *, full: bool) 
     if own is None or own.total is None or any(line.mine for line in lines):
         return None
     if not own.ranked or own.tenths is None:
-        return Line(None, own.name, own.total, own.tenths, True)
+        return Line(None, own.name, own.total, own.tenths, True, own.game_id)
     if not full:
         return None  # ranked and graded, yet not among fewer rows than a page: not yet read
     above = DailyAccuracy.objects.filter(day=day, tenths__gt=own.tenths).aggregate(
         n=Sum("attempts")
     )["n"]
-    return Line((above or 0) + 1, own.name, own.total, own.tenths, True)
+    return Line((above or 0) + 1, own.name, own.total, own.tenths, True, own.game_id)
 
 
 def played(day: date) -> bool:

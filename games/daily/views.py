@@ -39,6 +39,8 @@ def _context(user: User | None, day: date) -> dict[str, Any]:
         "attempt": mine,
         "board": selectors.board(day, viewer=user, own=mine),
         "ranking_note": presenters.RANKING_NOTE,
+        # Its games may be watched once the day is over (``games.review.sharing.may_watch``).
+        "replays": over,
         "perfect_total": perfect.perfect_total if perfect else None,
         "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
         if perfect and over
