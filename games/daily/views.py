@@ -66,13 +66,12 @@ def today_page(request: AuthedRequest) -> HttpResponse:
 def render_today(request: AuthedRequest, *, message: str = "", status: int = 200) -> HttpResponse:
     user, day = request.user, clock.today()  # login_required: a real account
     history = selectors.history(user, days=400)
-    left = clock.next_day_in()
     context = _context(user, day) | {
         "message": message,
         "streak": selectors.streak(history, day),
         "history": history[:30],
-        "next_challenge": presenters.next_challenge_text(left),
-        "closes": presenters.closes_text(left),
+        "next_challenge": presenters.next_challenge_text(),
+        "closes": presenters.closes_text(),
         "licence": licensing.licence_of(user),
     }
     return render(request, "games/daily/today.html", context, status=status)

@@ -158,10 +158,20 @@ def test_the_board_ranks_the_days_players_with_their_accuracy(make_user, client_
     assert board.lines[0].total > board.lines[1].total
     assert board.lines[0].tenths == 1000  # perfect play loses nothing
     assert board.lines[1].tenths is not None and 0 <= board.lines[1].tenths < 1000
-    assert "100.0%" in page and "Accuracy is the share of the expected points you kept" in page
+    assert "100.0%" in page
+    assert re.search(
+        r"<details[^>]*>\s*<summary>How accuracy is worked out</summary>\s*"
+        r"<p[^>]*>Accuracy is the share of the expected points you kept: 100 × \(1 − points "
+        r"lost ÷ \d+\.\d\)",
+        page,
+    )  # the formula behind a summary, no longer a paragraph on every board
     perfect = services.challenge(services.today())
     assert board.lines[0].total == perfect.perfect_total  # the same dice, the same play
-    assert f"Perfect play on the same dice scored <strong>{perfect.perfect_total}</strong>" in page
+    assert (
+        "For reference: the perfect-play computer, on the same dice, scored "
+        f"<strong>{perfect.perfect_total}</strong> (it plays for the best average, not for the "
+        "best score on these dice)."
+    ) in page
     assert "Perfect play's game on this day's dice" not in page  # not before the day ends
 
 
@@ -226,16 +236,25 @@ def test_the_streak_and_history_show_on_the_challenge_page(player, client_for):
 def test_the_countdown_to_tomorrows_challenge(settings):
     now = datetime(2026, 12, 3, 18, 48, tzinfo=UTC)
 
-    assert next_challenge_text(clock.next_day_in(now)) == "Tomorrow's challenge in 5 h 12 min"
+    assert next_challenge_text(now) == (
+        "Tomorrow's challenge in 5 h 12 min, at "
+        '<time datetime="2026-12-04T00:00:00+00:00">00:00 UTC</time>'
+    )
     settings.TIME_ZONE = "Europe/Paris"  # the site's day: 19:48 there
     assert countdown(clock.next_day_in(now)) == "4 h 12 min"
+    assert next_challenge_text(now) == (
+        "Tomorrow's challenge in 4 h 12 min, at "
+        '<time datetime="2026-12-04T00:00:00+01:00">00:00 CET</time>'
+    )
     assert countdown(timedelta(seconds=20)) == "0 h 1 min"
 
 
 def test_the_dashboard_says_when_tomorrows_challenge_begins(player, client_for):
     page = text(client_for(player).get(reverse("games:dashboard")))
 
-    assert re.search(r"Tomorrow's challenge in \d+ h \d+ min", page)
+    assert re.search(
+        r"Tomorrow's challenge in \d+ h \d+ min, at <time datetime=[^>]+>00:00 UTC<", page
+    )
     assert reverse("daily:today") in page
 
 

@@ -147,9 +147,14 @@ def test_todays_board_keeps_perfect_play_hidden(player, client):
 def test_todays_page_says_when_the_challenge_closes(player, client_for):
     page = text(client_for(player).get(reverse("daily:today")))
 
-    found = re.search(r"Today's challenge closes at midnight, in (\d+) h (\d+) min", page)
+    found = re.search(
+        r"Today's challenge closes at midnight \(<time datetime=\"([^\"]+)\">00:00 UTC</time>\), "
+        r"in (\d+) h (\d+) min",
+        page,
+    )
     assert found is not None
-    left = timedelta(hours=int(found[1]), minutes=int(found[2]))
+    assert found[1] == clock.closes_at(clock.today()).isoformat()
+    left = timedelta(hours=int(found[2]), minutes=int(found[3]))
     assert abs(left - clock.next_day_in()) < timedelta(minutes=2)
     assert "no longer counts" in page
 
