@@ -116,6 +116,16 @@ def test_a_closed_challenges_page_says_so_and_offers_no_move(player, client_for)
     assert "Abandon this game" in page  # what is left to do
 
 
+def test_the_history_calls_an_unfinished_attempt_of_a_past_day_closed(player, client_for):
+    game = yesterdays_attempt(player)
+
+    page = text(client_for(player).get(reverse("daily:today")))
+
+    play = reverse("games:play", args=[game.pk])
+    assert f'<a href="{play}">closed unfinished</a>' in page
+    assert "Resume today's challenge" not in page
+
+
 def test_a_closed_challenge_may_still_be_abandoned(player):
     game = yesterdays_attempt(player)
 
