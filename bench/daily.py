@@ -2,11 +2,11 @@
 today's challenge (100,000 by default, one account each, as the unique constraint wants),
 written straight into the tables, and the board page a player in the middle of it sees.
 
-The board reads a page of rows off the ``daily_attempt_board`` index and counts the viewer's
-rank over it: its time is to stay flat however many played. The accounts (``bench-daily-…``)
-are made once and kept while the runs time pages alone; the games and attempts are written
-afresh each run, for the day the run is on. Before the game is timed over HTTP, ``clear``
-takes all of it out again, accounts too.
+The board reads a page of rows off the ``daily_attempt_board`` index and sums the viewer's
+rank from the day's histogram of accuracies: its time is to stay flat however many played.
+The accounts (``bench-daily-…``) are made once and kept while the runs time pages alone; the
+games and attempts are written afresh each run, for the day the run is on. Before the game is
+timed over HTTP, ``clear`` takes all of it out again, accounts too.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from bench import fill, tables
 from bench.output import Console
 from bench.scenarios import Page, allowed_host
 from games import rules
-from games.daily import selectors, services
-from games.daily.models import DailyAttempt, DailyTotal
+from games.daily import results, selectors, services
+from games.daily.models import DailyAccuracy, DailyAttempt
 from games.models import Game, GameStatus
 
 KEY = "daily_board"
@@ -38,7 +38,9 @@ MEMBER_KEY = "daily_board_member"
 ATTEMPTS = 100_000
 PREFIX = f"{fill.PREFIX}daily-"
 TOTALS = (210.0, 40.0)
-"""The spread of the attempts' totals (mean, standard deviation): many share a total."""
+"""The spread of the attempts' totals (mean, standard deviation)."""
+ACCURACIES = (55.0, 100.0)
+"""The range of the attempts' accuracies: many share one, to a tenth of a percent."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def _clear() -> None:
         DailyAttempt.objects.filter(game_id__in=owned)._raw_delete(connection.alias)
         Game.objects.filter(id__in=owned)._raw_delete(connection.alias)
         # The histograms of the days the bench wrote (no real player plays a bench database).
-        DailyTotal.objects.all()._raw_delete(connection.alias)
+        DailyAccuracy.objects.all()._raw_delete(connection.alias)
 
 
 def clear(console: Console) -> None:
@@ -99,33 +101,33 @@ def write(attempts: int, *, seed: int, console: Console) -> Crowd:
     for number, user_id in enumerate(ids):
         done = at(now - timedelta(seconds=rng.random() * 3600))
         total = max(40, min(500, round(rng.gauss(*TOTALS))))
-        accuracy = round(rng.uniform(55.0, 100.0), 1)
+        accuracy = round(rng.uniform(*ACCURACIES), 1)
         game_id = first_game + number
         games.append((game_id, rules.CLASSIC.key, GameStatus.FINISHED, user_id, on, done, done,
                       done))  # fmt: skip
         rows.append((first_attempt + number, on, user_id, game_id, f"Daily {number + 1}",
-                     total, accuracy, done, done))  # fmt: skip
+                     total, accuracy, results.tenths(accuracy), True, done, done))  # fmt: skip
     game_writer = tables.TableWriter(
         Game, ("id", "kind", "status", "owner_id", "challenge_day", "created_at", "updated_at",
                "finished_at")
     )  # fmt: skip
     attempt_writer = tables.TableWriter(
         DailyAttempt, ("id", "day", "user_id", "game_id", "display_name", "grand_total",
-                       "accuracy", "started_at", "finished_at")
+                       "accuracy", "accuracy_tenths", "ranked", "started_at", "finished_at")
     )  # fmt: skip
-    histogram = Counter(row[5] for row in rows)
-    total_writer = tables.TableWriter(DailyTotal, ("id", "day", "total", "attempts"))
+    histogram = Counter(row[7] for row in rows)
+    accuracy_writer = tables.TableWriter(DailyAccuracy, ("id", "day", "tenths", "attempts"))
     with transaction.atomic():
         game_writer.write(games)
         attempt_writer.write(rows)
-        total_writer.write(
-            (number, on, total, count)
-            for number, (total, count) in enumerate(sorted(histogram.items()), start=1)
+        accuracy_writer.write(
+            (number, on, tenths, count)
+            for number, (tenths, count) in enumerate(sorted(histogram.items()), start=1)
         )
-    tables.reset_sequences((Game, DailyAttempt, DailyTotal))
-    tables.analyze((DailyAttempt, DailyTotal))
-    # The viewer: a player in the middle of the board, whose rank is counted over half of it.
-    middle = sorted(zip((r[5] for r in rows), ids, strict=True))[len(rows) // 2][1]
+    tables.reset_sequences((Game, DailyAttempt, DailyAccuracy))
+    tables.analyze((DailyAttempt, DailyAccuracy))
+    # The viewer: a player in the middle of the board, whose rank is summed over half of it.
+    middle = sorted(zip((r[7] for r in rows), ids, strict=True))[len(rows) // 2][1]
     console.line(
         f"Daily challenge: {attempts:,} finished attempts at {day}'s challenge, written in "
         f"{time.perf_counter() - started:.1f} s"

@@ -26,6 +26,12 @@ class GameNotInProgress(GameError):
     """The game has not begun, or is over, for what was asked."""
 
 
+class ChallengeClosed(GameError):
+    """A move in a game of a day's challenge once that day is over: the game no longer counts,
+    and the day's dice are everyone's to see (``games.daily.clock``). It may still be
+    abandoned."""
+
+
 class BadInput(GameError):
     """A request whose form data is malformed (not something the page itself would send)."""
 
@@ -37,6 +43,7 @@ ERROR_STATUS: dict[type[Exception], int] = {
     MatchOver: 409,
     StaleGame: 409,
     GameNotInProgress: 409,
+    ChallengeClosed: 409,  # the day's challenge is over: the game no longer counts
     BadInput: 400,
     IllegalMove: 400,  # a move the rules refuse
     GameError: 409,  # an invitation that cannot be used, a seat taken meanwhile

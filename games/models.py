@@ -336,6 +336,9 @@ class Score(models.Model):
     yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
     hints = models.PositiveSmallIntegerField(default=0)
     coached = models.BooleanField(default=False, db_default=False)  # played with the coach
+    # A day's challenge (``games.daily``): counted in its player's statistics, never ranked in
+    # the high scores, where knowing the day's dice from another account would buy a place.
+    challenge = models.BooleanField(default=False, db_default=False)
     finished_at = models.DateTimeField()
     # Where the game stood in the high scores when it finished ("New high score — #3 ...").
     high_score_rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -346,13 +349,16 @@ class Score(models.Model):
     class Meta:
         ordering = ["-grand_total", "finished_at", "id"]
         indexes = [
-            # The top ten: best first, earlier first among equals, per kind and player kind.
+            # The top ten: best first, earlier first among equals, per kind and player kind
+            # (the days' challenges, never ranked, apart).
             models.Index(
-                fields=["kind", "player_kind", "-grand_total", "finished_at", "id"],
+                fields=["kind", "player_kind", "challenge", "-grand_total", "finished_at", "id"],
                 name="score_ranking",
             ),
             # Counting a period's rows (a player's rank in the last 7 or 30 days).
-            models.Index(fields=["kind", "player_kind", "finished_at"], name="score_recent"),
+            models.Index(
+                fields=["kind", "player_kind", "challenge", "finished_at"], name="score_recent"
+            ),
             models.Index(fields=["user", "kind", "finished_at"], name="score_player"),
         ]
 

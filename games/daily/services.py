@@ -3,7 +3,8 @@ the database), and the day's perfect play computed once and kept."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime
+from functools import lru_cache
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -11,6 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import advice
 from games.daily import perfect
+from games.daily.clock import today as today
 from games.daily.dice import site_key
 from games.daily.models import DailyAttempt, DailyChallenge
 from games.errors import GameError
@@ -20,19 +22,6 @@ from games.tables import services as tables
 
 class AlreadyPlayed(GameError):
     """The account has its attempt at the day's challenge already (abandoned ones count)."""
-
-
-def today(now: datetime | None = None) -> date:
-    """The site's day (``settings.TIME_ZONE``) at ``now``."""
-    return timezone.localdate(now or timezone.now())
-
-
-def next_day_in(now: datetime | None = None) -> timedelta:
-    """How long until the next day's challenge opens (the site's midnight)."""
-    local = timezone.localtime(now or timezone.now())
-    midnight = datetime.combine(local.date() + timedelta(days=1), time(), tzinfo=local.tzinfo)
-    # In UTC: a day with a clock change is an hour longer or shorter than 24.
-    return midnight.astimezone(UTC) - local.astimezone(UTC)
 
 
 def _played_today(when: datetime | None) -> AlreadyPlayed:
@@ -46,7 +35,8 @@ def _played_today(when: datetime | None) -> AlreadyPlayed:
 @transaction.atomic
 def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     """Start ``user``'s attempt at the day's challenge: a Classic game alone on the day's dice,
-    using a trial game like any other game (``licensing``'s refusals as for any game).
+    using a trial game like any other game (``licensing``'s refusals as for any game), ranked
+    on the day's board if the account is older than the day (``ranked_on``).
 
     ``AlreadyPlayed`` when the account has an attempt of the day, changing nothing: the unique
     constraint on (account, day) holds against a second tab or racing requests too (the loser's
@@ -58,30 +48,42 @@ def start_challenge(*, user: User, now: datetime | None = None) -> Game:
     game = tables.start_game(owner=user, challenge_day=day)
     try:
         with transaction.atomic():
-            DailyAttempt.objects.create(day=day, user=user, game=game, display_name=str(user))
+            DailyAttempt.objects.create(
+                day=day, user=user, game=game, display_name=str(user), ranked=ranked_on(user, day)
+            )
     except IntegrityError as race:
         raise _played_today(None) from race
     return game
 
 
-_kept: dict[tuple[bytes, date], DailyChallenge] = {}
-"""Challenges read in this process: a day's perfect play never changes under one key."""
+def ranked_on(user: User, day: date) -> bool:
+    """Whether ``user``'s attempt at ``day``'s challenge is ranked on its board: an account made
+    before the day began (the site's midnight) is; one made on the day plays it, unranked, so
+    fresh accounts that read the day's dice for another buy no place."""
+    return today(user.date_joined) < day
+
+
+KEPT_DAYS = 8
+"""Days of perfect play kept in each process (a few tens of kilobytes each): today's and the
+last few days', which nearly every board asks for; an older day is read again from its row."""
 
 
 def challenge(day: date) -> DailyChallenge:
     """``day``'s challenge with the perfect bot's game on its dice, computed on first need
-    (a few milliseconds) and kept in the database (racing requests keep one row) and in this
-    process (the pages that show it read nothing)."""
-    key = (site_key(), day)
-    if (kept := _kept.get(key)) is not None:
-        return kept
+    (a few milliseconds) and kept in the database (racing requests keep one row) and, for the
+    last few days asked, in this process (``KEPT_DAYS``). Only for a day somebody played
+    (``selectors.played``): the pages ask for no other."""
+    return _kept(site_key(), day)
+
+
+@lru_cache(maxsize=KEPT_DAYS)
+def _kept(key: bytes, day: date) -> DailyChallenge:
     found = DailyChallenge.objects.filter(day=day).first()
     if found is None:
-        played = perfect.play_day(site_key(), day, advice.advisor())
+        played = perfect.play_day(key, day, advice.advisor())
         DailyChallenge.objects.bulk_create(
             [DailyChallenge(day=day, perfect_total=played.total, perfect_turns=played.turns)],
             ignore_conflicts=True,
         )
         found = DailyChallenge.objects.get(day=day)
-    _kept[key] = found
     return found

@@ -17,33 +17,38 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import licensing
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import User
-from games.daily import presenters, results, selectors, services
+from games.daily import clock, presenters, results, selectors, services
 from games.errors import GameError, status_for
 
 
 def _context(user: User | None, day: date) -> dict[str, Any]:
     """What both pages show of ``day`` for ``user`` (``None``: nobody logged in): their
     attempt, the board, perfect play (its score to a player who has finished, its game only
-    once the day is over)."""
+    once the day is over).
+
+    A day's dice, and so perfect play's game on them, stay hidden while any attempt of the day
+    can still move; the door of every action (``games.play.actions``) refuses to move one once
+    its day is over (``clock.verify_open``), so that holds from the day's midnight on, whoever
+    still has an attempt of it unfinished."""
     mine = selectors.attempt(user, day) if user is not None else None
-    over = day < services.today()
-    # A day's dice stay hidden while the viewer may still play them (an attempt not finished).
-    playing = mine is not None and mine.in_progress
+    over = not clock.is_open(day)
     perfect = services.challenge(day) if (over or (mine and mine.finished)) else None
     return {
         "day": day,
         "is_today": not over,
         "attempt": mine,
         "board": selectors.board(day, viewer=user, own=mine),
+        "ranking_note": presenters.RANKING_NOTE,
+        # Its games may be watched once the day is over (``games.review.sharing.may_watch``).
+        "replays": over,
         "perfect_total": perfect.perfect_total if perfect else None,
         "perfect_lines": presenters.perfect_lines(perfect.perfect_turns)
-        if perfect and over and not playing
+        if perfect and over
         else [],
-        "perfect_hidden": over and playing,
         "accuracy_formula": presenters.ACCURACY_FORMULA.format(
             start=f"{results.reference_score():.1f}"
         ),
-        "yesterday": day - timedelta(days=1),
+        "yesterday": day_before(day),
     }
 
 
@@ -59,13 +64,14 @@ def today_page(request: AuthedRequest) -> HttpResponse:
 
 
 def render_today(request: AuthedRequest, *, message: str = "", status: int = 200) -> HttpResponse:
-    user, day = request.user, services.today()  # login_required: a real account
+    user, day = request.user, clock.today()  # login_required: a real account
     history = selectors.history(user, days=400)
     context = _context(user, day) | {
         "message": message,
         "streak": selectors.streak(history, day),
         "history": history[:30],
-        "next_challenge": presenters.next_challenge_text(services.next_day_in()),
+        "next_challenge": presenters.next_challenge_text(),
+        "closes": presenters.closes_text(),
         "licence": licensing.licence_of(user),
     }
     return render(request, "games/daily/today.html", context, status=status)
@@ -86,14 +92,18 @@ def start(request: AuthedRequest) -> HttpResponse:
 @require_GET
 def board_page(request: HtmxRequest, day: str) -> HttpResponse:
     """A day's board (today's or a past day's; a day to come has none), public like the top
-    ten: display names only."""
+    ten: display names only. A past day nobody played answers 404 at the cost of one indexed
+    read: no board drawn, no perfect play computed, nothing kept."""
     try:
         shown = date.fromisoformat(day)
-    except ValueError as exc:
+    except ValueError as exc:  # 2026-02-30, year 0: the pattern admits them
         raise Http404("There is no such day.") from exc
-    if shown > services.today():
+    today = clock.today()
+    if shown > today:
         raise Http404("That day's challenge has not begun.")
-    page = {"day": shown, "yesterday": shown - timedelta(days=1)}
+    page = {"day": shown, "yesterday": day_before(shown)}
+    if shown < today and not selectors.played(shown):
+        return render(request, "games/daily/board.html", page | {"nobody": True}, status=404)
     if isinstance(request.user, User):
         return render(request, "games/daily/board.html", page | _context(request.user, shown))
     # A visitor's board is the same for everyone: drawn at most once every few seconds.
@@ -103,3 +113,8 @@ def board_page(request: HtmxRequest, day: str) -> HttpResponse:
         drawn = render_to_string("games/daily/_board.html", _context(None, shown), request)
         cache.set(key, drawn, timeout=PUBLIC_BOARD_SECONDS)
     return render(request, "games/daily/board.html", page | {"board_html": mark_safe(drawn)})
+
+
+def day_before(day: date) -> date | None:
+    """The day before ``day`` (``None`` before the first day the calendar has)."""
+    return day - timedelta(days=1) if day > date.min else None

@@ -16,7 +16,6 @@ from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import TRIAL_GAMES
 from games import rules
 from games.daily import presenters as daily_presenters
-from games.daily import services as daily_services
 from games.home import selectors
 from games.home.presenters import (
     accuracy_help,
@@ -75,7 +74,7 @@ def render_dashboard(
         # The Mac original kept its list of players: the names typed before are offered again.
         "guest_names_used": user.guest_names if licence.can_start_game else [],
         # No read: the countdown is the clock's alone.
-        "next_challenge": daily_presenters.next_challenge_text(daily_services.next_day_in()),
+        "next_challenge": daily_presenters.next_challenge_text(),
     }
     return render(request, "games/home/dashboard.html", context, status=status)
 

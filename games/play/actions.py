@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +21,7 @@ from accounts import licensing
 from accounts.models import User
 from games import advice, rules, store, strategy
 from games.coaching import Coaching
+from games.daily import clock as daily_clock
 from games.daily import dice as daily_dice
 from games.errors import GameError, GameNotInProgress, StaleGame
 from games.models import GameStatus, Move, Seat
@@ -31,15 +33,27 @@ Choose = Callable[[rules.Match, rules.Player], rules.Action]
 """What the request asks, given the match and the seat of the person asking."""
 
 
-def _load(game_id: int, user: User, version: int | None) -> tuple[SeatedGame, rules.Match]:
+def _load(
+    game_id: int, user: User, version: int | None, now: datetime | None = None
+) -> tuple[SeatedGame, rules.Match]:
     """The game, locked, at the version the request was made against (``None``: any, for an
-    action meant to be taken whatever the page showed), with its match."""
+    action meant to be taken whatever the page showed), with its match; a game of a day's
+    challenge only while that day lasts (``now``: the clock, for tests)."""
     table = store.load(game_id=game_id, user=user, lock=True)
+    _verify_counts(table, now)
     if version is not None and version != table.game.version:
         raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
     if table.loaded is None:
         raise GameNotInProgress("This game has not started yet.")
     return table, table.loaded
+
+
+def _verify_counts(table: SeatedGame, now: datetime | None) -> None:
+    """Refuse to move a game of a day's challenge once its day is over (``ChallengeClosed``):
+    it no longer counts, and from midnight the day's dice and perfect play on them are shown
+    to anyone (``games.daily``). Only abandoning it is left (``abandon_game`` does not ask)."""
+    if table.game.status == GameStatus.IN_PROGRESS:
+        daily_clock.verify_open(table.game.challenge_day, now)
 
 
 def act(
@@ -49,13 +63,15 @@ def act(
     version: int | None,
     choose: Choose,
     dice: rules.DiceSource | None = None,
+    now: datetime | None = None,
 ) -> SeatedGame:
     """Play what ``choose`` asks for ``user`` and save it: the door of every action.
 
     The dice are chosen here and nowhere else: a day's challenge throws the day's dice for the
     positions the action throws (``games.daily.dice``), any other game ``dice`` or the system's.
+    A day's challenge moves only while its day lasts (at ``now``, the clock unless given).
     """
-    table, match = _load(game_id, user, version)
+    table, match = _load(game_id, user, version, now)
     action = choose(match, table.position_of(user))
     thrown = daily_dice.source_for(table.game.challenge_day, match, action)
     after = match.act(action, thrown or dice or rules.system_dice)
@@ -96,13 +112,21 @@ def scoring_of(scored: rules.Scored) -> rules.Scoring:
 
 
 @transaction.atomic
-def set_held(*, game_id: int, user: User, version: int, held: Sequence[bool]) -> SeatedGame:
+def set_held(
+    *,
+    game_id: int,
+    user: User,
+    version: int,
+    held: Sequence[bool],
+    now: datetime | None = None,
+) -> SeatedGame:
     """Hold exactly the dice marked ``True`` (and release the others) before the next roll."""
     return act(
         game_id=game_id,
         user=user,
         version=version,
         choose=lambda _, by: actions.Hold(by, tuple(held)),
+        now=now,
     )
 
 
@@ -114,6 +138,7 @@ def roll_dice(
     version: int,
     held: Sequence[bool] | None = None,
     dice_source: rules.DiceSource | None = None,
+    now: datetime | None = None,
 ) -> SeatedGame:
     """Roll every die that is not held; ``held``, when given, is chosen first."""
     kept = tuple(held) if held is not None else None
@@ -123,6 +148,7 @@ def roll_dice(
         version=version,
         choose=lambda _, by: actions.Roll(by, kept),
         dice=dice_source,
+        now=now,
     )
 
 
@@ -143,13 +169,14 @@ def score_box(
     box: str,
     column: int = 0,
     confirm_zero: bool = False,
+    now: datetime | None = None,
 ) -> SeatedGame:
     """Fill ``box`` with the dice on the table, end the turn, and end the game after the last.
 
     With ``confirm_zero``, a scoring that would enter a zero raises ``ZeroNeedsConfirmation``
     instead, changing nothing.
     """
-    table, match = _load(game_id, user, version)
+    table, match = _load(game_id, user, version, now)
     scoring = actions.Score(table.position_of(user), box, column)
     if confirm_zero and match.verify_score(match.seat_for(scoring.by), box, column) == 0:
         raise ZeroNeedsConfirmation(table, box, column)
@@ -157,20 +184,30 @@ def score_box(
 
 
 @transaction.atomic
-def undo_score(*, game_id: int, user: User, version: int) -> SeatedGame:
+def undo_score(
+    *, game_id: int, user: User, version: int, now: datetime | None = None
+) -> SeatedGame:
     """Take back the box just filled: the card, the dice and the rolls left are as they were
     before it. Only the player who scored, and only until anyone rolls; the undo is logged."""
-    return act(game_id=game_id, user=user, version=version, choose=lambda _, by: actions.Undo(by))
+    return act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Undo(by),
+        now=now,
+    )
 
 
 @transaction.atomic
-def take_hint(*, game_id: int, user: User, version: int) -> tuple[SeatedGame, strategy.Hint]:
+def take_hint(
+    *, game_id: int, user: User, version: int, now: datetime | None = None
+) -> tuple[SeatedGame, strategy.Hint]:
     """The best move for the dice on the table, and the next ones, for the player on turn.
 
     The hint is counted on the seat: a score played with hints is marked so in the high
     scores. It changes nothing else, so the game's version stays as it is.
     """
-    table, match = _load(game_id, user, version)
+    table, match = _load(game_id, user, version, now)
     if table.game.challenge_day is not None:
         raise NoHintsInChallenge(
             "No hints in the daily challenge: everyone plays the same dice on their own."
@@ -194,7 +231,11 @@ class NoHintsInChallenge(GameError):
 
 @transaction.atomic
 def throw_for_first(
-    *, game_id: int, user: User, dice_source: rules.DiceSource | None = None
+    *,
+    game_id: int,
+    user: User,
+    dice_source: rules.DiceSource | None = None,
+    now: datetime | None = None,
 ) -> SeatedGame:
     """Throw for first for every seat ``user`` plays that has still to throw (their own; the
     host's guests too); computer players throw at once.
@@ -209,6 +250,7 @@ def throw_for_first(
         version=None,
         choose=lambda _, by: actions.ThrowForFirst(by),
         dice=dice_source,
+        now=now,
     )
 
 
@@ -217,7 +259,12 @@ def throw_for_first(
 
 @transaction.atomic
 def play_computer(
-    *, game_id: int, user: User, version: int, to_the_end: bool = False
+    *,
+    game_id: int,
+    user: User,
+    version: int,
+    to_the_end: bool = False,
+    now: datetime | None = None,
 ) -> SeatedGame:
     """Play the computer's next step (a roll, a hold and a roll, or a box), or with
     ``to_the_end`` every step until a person is on turn (or the game is over), through the
@@ -229,6 +276,7 @@ def play_computer(
         raise GameNotInProgress("This game has not started yet.")
     if table.game.status != GameStatus.IN_PROGRESS:
         raise GameNotInProgress("This game is over.")
+    _verify_counts(table, now)
     after = match
     if table.game.version == version:
         while after.computer_on_turn:
@@ -254,20 +302,24 @@ def _computers_choice(table: SeatedGame, match: rules.Match) -> rules.Action:
 
 
 @transaction.atomic
-def resign(*, game_id: int, user: User, version: int) -> SeatedGame:
+def resign(*, game_id: int, user: User, version: int, now: datetime | None = None) -> SeatedGame:
     """Leave a game in play for good: the seat is passed over from now on and its score never
     entered. The others play on; when nobody is left, the game ends as abandoned."""
     return act(
-        game_id=game_id, user=user, version=version, choose=lambda _, by: actions.Resign(_own(by))
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Resign(_own(by)),
+        now=now,
     )
 
 
 @transaction.atomic
-def skip_turn(*, game_id: int, user: User, version: int) -> SeatedGame:
+def skip_turn(*, game_id: int, user: User, version: int, now: datetime | None = None) -> SeatedGame:
     """Skip whoever keeps the game waiting past its time limit: the player on turn (a zero
     where ``rules.skipped_box`` says), or in the draw for first everyone still to throw."""
-    table, match = _load(game_id, user, version)
-    idle = (timezone.now() - table.game.updated_at).total_seconds()
+    table, match = _load(game_id, user, version, now)
+    idle = ((now or timezone.now()) - table.game.updated_at).total_seconds()
     return _saved(table, match.act(actions.Skip(_own(table.position_of(user)), idle=idle)))
 
 
@@ -289,7 +341,8 @@ class Abandoned:
 @transaction.atomic
 def abandon_game(*, game_id: int, user: User) -> Abandoned:
     """End an unfinished game for good; it records no score. Only its host ends it for all;
-    another player may leave a game that has not started yet, freeing the seat.
+    another player may leave a game that has not started yet, freeing the seat. A game of a
+    day's challenge may be abandoned after its day too: abandoning moves nothing.
 
     A game abandoned before its first roll gives back the trial games it used: nothing was
     played. The game row stays locked until the end, so it gives them back at most once.

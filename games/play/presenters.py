@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import rules, strategy
+from games.daily import clock as daily_clock
 from games.models import (
     TURN_LIMITS,
     GameStatus,
@@ -225,7 +226,13 @@ def game_context(
     shown = match.on_turn if match.on_turn is not None else by if by is not None else 0
     seat, sheet = seated.seats[shown], match.sheets[shown]
     turn = match.turn if game.is_in_progress else rules.Turn()
-    on_turn = match.on_turn is not None and match.player_of(match.on_turn) == by
+    # A day's challenge whose day is over no longer moves (``games.daily.clock``): its page says
+    # so and offers nothing that would be refused.
+    day = game.challenge_day
+    closed = game.is_in_progress and day is not None and not daily_clock.is_open(day)
+    if closed and day is not None and not message:
+        message = daily_clock.closed_text(day)
+    on_turn = not closed and match.on_turn is not None and match.player_of(match.on_turn) == by
     several = len(seated.seats) > 1
     # The log names the player of each move when several play (the seats are loaded already).
     names = {s.pk: s.display_name for s in seated.seats} if several else {}
@@ -274,8 +281,8 @@ def game_context(
         "on_turn": on_turn,
         "turn": turn,
         "dice": tray_dice(turn),
-        "can_roll": match.can(actions.Roll(by)),
-        "can_hold": match.can(actions.Hold(by, turn.held)),
+        "can_roll": not closed and match.can(actions.Roll(by)),
+        "can_hold": not closed and match.can(actions.Hold(by, turn.held)),
         # The daily challenge is played without hints (its page says so).
         "can_hint": match.can_hint(by) and game.challenge_day is None,
         "challenge_day": game.challenge_day,
@@ -338,7 +345,7 @@ def game_context(
         # The coach's note on the viewer's latest decision, until their next move.
         "coach": coach.shown(seated, viewer),
         "rematch": rematch,
-        "undo": _undo(match, by),
+        "undo": "" if closed else _undo(match, by),
         "hints_used": seat.hints,
         "announcement": " ".join(
             part

@@ -3,7 +3,9 @@
 A card can be watched by the players of its game, by anyone while it stands in a public top ten
 (``scores.selectors.public_rank``), and by anyone holding the link its own player made (opt-in,
 withdrawn at will: the row goes and the link answers 404 from then on). A daily challenge's
-card is its player's alone until its day is over: its dice are everyone's dice that day.
+card is its player's alone until its day is over: its dice are everyone's dice that day. After,
+anyone may watch it while it is among the rows its day's board shows (the top ten never ranks
+a challenge).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import secrets
 from django.db import transaction
 
 from accounts.models import User
+from games.daily import selectors as daily_selectors
 from games.daily.services import today
 from games.errors import GameError, GameNotFound
 from games.models import GameStatus, PlayerKind, Score, Seat, SharedGame
@@ -37,11 +40,14 @@ def finished_seat(game_id: int, position: int) -> Seat | None:
 
 def may_watch(seat: Seat, viewer: User | None) -> bool:
     """Whether ``viewer`` (``None``: logged out) may watch ``seat``'s finished card: one of the
-    game's players may, anyone may while it stands in a public top ten."""
+    game's players may, anyone may while it stands in a public top ten (a challenge, once its
+    day is over, while it is on its day's board)."""
     if viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists():
         return True
     if secret_today(seat):
         return False
+    if (day := seat.game.challenge_day) is not None:
+        return daily_selectors.on_board(day, seat.game_id)
     score = Score.objects.filter(seat=seat).first()
     return score is not None and public_rank(score) is not None
 

@@ -1,5 +1,6 @@
 """A finished game's results entering the high scores: one ``Score`` row per seat still
-playing at the end, with where it ranked when it finished."""
+playing at the end, with where it ranked when it finished. A day's challenge is entered for
+its player's statistics, marked ``challenge``: the high scores never rank it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def enter_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
             yahtzee_bonuses=sheet.yahtzee_bonuses,
             hints=seat.hints,
             coached=seat.coached,
+            challenge=game.challenge_day is not None,
             finished_at=game.finished_at,
         )
         for seat, sheet, state in zip(seats, match.sheets, match.states, strict=True)

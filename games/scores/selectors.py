@@ -3,6 +3,10 @@
 ``Score`` rows are ranked best first, earlier first among equals (then by id, so a rank is
 always one place). The top ten reads the ``score_ranking`` index and stops after ten rows; a
 player's statistics read their own rows through ``score_player``.
+
+A day's challenge (``Score.challenge``) is never ranked: its dice are the same for everyone that
+day, so one account could read them for another (its own board ranks it by accuracy instead,
+``games.daily``). A player's statistics count it like any game they finished.
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ def ranked(
     is wrapped to keep the planner off ``score_recent`` — which would sort a whole month.
     Counting a period's rows (``walk_ranking=False``) wants ``score_recent``.
     """
-    scores = Score.objects.filter(kind=kind, player_kind=player_kind)
+    scores = Score.objects.filter(kind=kind, player_kind=player_kind, challenge=False)
     if days := PERIOD_DAYS[period]:
         since = (now or timezone.now()) - timedelta(days=days)
         if walk_ranking:
@@ -209,7 +213,7 @@ def high_score_entry(score: Score, *, now: datetime | None = None) -> tuple[int,
     Each check counts at most ten rows ahead of it, so it costs the same however large the
     table grows.
     """
-    if score.player_kind != PlayerKind.HUMAN:
+    if score.player_kind != PlayerKind.HUMAN or score.challenge:
         return None
 
     def rank_in(period: str) -> int | None:
@@ -235,7 +239,7 @@ def public_rank(score: Score, *, now: datetime | None = None) -> tuple[int, str]
     ``None`` when it is in none (a guest's, a score pushed out, or one too old for the periods
     whose ten it would enter). At most one count of ten rows per period, as ``high_score_entry``.
     """
-    if score.player_kind not in PUBLIC_PLAYER_KINDS:
+    if score.player_kind not in PUBLIC_PLAYER_KINDS or score.challenge:
         return None
     now = now or timezone.now()
     for period, days in PERIOD_DAYS.items():

@@ -196,10 +196,11 @@ def test_the_daily_board_under_a_crowd_is_read_in_three_queries(tmp_path: Path) 
     from games.daily import selectors, services
 
     day = services.today()
-    middle = DailyAttempt.objects.filter(day=day).order_by("grand_total", "id")[60]
+    middle = DailyAttempt.objects.filter(day=day).order_by("accuracy_tenths", "id")[60]
     own = selectors.attempt(middle.user, day)
     ranked = selectors.board(day, viewer=middle.user, own=own, rows=10).mine
-    above = DailyAttempt.objects.filter(day=day, grand_total__gt=middle.grand_total).count()
+    tenths = middle.accuracy_tenths
+    above = DailyAttempt.objects.filter(day=day, accuracy_tenths__gt=tenths).count()
     assert ranked is not None and ranked.rank == above + 1
     # Again: the attempts are written afresh, the accounts kept.
     bench(tmp_path, *daily)

@@ -1,19 +1,22 @@
 """The daily challenge in the browser: two accounts play the day's dice with different holds and
 see the same faces where they re-rolled the same positions; a second tab's start is refused
-with its reason; the board ranks them and shows their accuracy."""
+with its reason; the board ranks them by accuracy, score beside it."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import BrowserContext, Page, expect
 
 from accounts.models import User
+from games.daily import clock, services
 from games.daily.models import DailyAttempt
 from games.models import Game
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post
-from tests.daily.daily_support import hasty, play_out
+from tests.daily.daily_support import hasty, noon, play_out
 
 pytestmark = pytest.mark.browser
 
@@ -40,8 +43,9 @@ def roll_holding(page: Page, held: list[int]) -> list[int]:
 def test_two_players_share_the_days_dice_and_its_board(
     context: BrowserContext, site: str, problems: BrowserProblems, strategy_ready
 ) -> None:
-    make_player("ann", "Ann")
-    make_player("bob", "Bob")
+    for player in (make_player("ann", "Ann"), make_player("bob", "Bob")):
+        player.date_joined = timezone.now() - timedelta(days=30)  # ranked: made before the day
+        player.save()
     ann, ann_second_tab = context.new_page(), context.new_page()
     bob = problems.watch(context.browser.new_context()).new_page()  # type: ignore[union-attr]
     log_in(ann, site, "ann")
@@ -80,12 +84,16 @@ def test_two_players_share_the_days_dice_and_its_board(
     totals = dict(DailyAttempt.objects.values_list("display_name", "grand_total"))
     assert totals["Ann"] > totals["Bob"]
     expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_contain_text(re.compile(rf"1\s*Ann\s*{totals['Ann']}\s*\d+\.\d%"))
-    expect(rows.nth(1)).to_contain_text(re.compile(rf"2\s*Bob.*{totals['Bob']}\s*\d+\.\d%"))
+    expect(rows.nth(0)).to_contain_text(re.compile(rf"1\s*Ann\s*\d+\.\d%\s*{totals['Ann']}"))
+    expect(rows.nth(1)).to_contain_text(re.compile(rf"2\s*Bob.*\d+\.\d%\s*{totals['Bob']}"))
     expect(bob.locator("[data-daily-result]")).to_contain_text(f"Your score {totals['Bob']}")
-    expect(bob.locator(".daily-perfect")).to_contain_text("Perfect play on the same dice scored")
+    expect(bob.locator(".daily-perfect")).to_contain_text(
+        "For reference: the perfect-play computer, on the same dice, scored"
+    )
 
-    # Yesterday's board, on a phone: it fits without scrolling sideways.
+    # Yesterday's board (somebody played it), on a phone: it fits without scrolling sideways.
+    yesterday = clock.today() - timedelta(days=1)
+    services.start_challenge(user=make_player("cy", "Cy"), now=noon(yesterday))
     bob.set_viewport_size({"width": 360, "height": 740})
     bob.get_by_role("link", name="Yesterday's board").click()
     expect(bob.get_by_role("heading", level=1)).to_contain_text("Daily challenge of")

@@ -12,14 +12,14 @@ from django.urls import reverse
 
 from accounts.models import TRIAL_GAMES
 from games import store
-from games.daily import results, selectors, services
+from games.daily import clock, results, selectors, services
 from games.daily.dice import face, site_key
 from games.daily.models import DailyAttempt
 from games.daily.presenters import countdown, next_challenge_text
 from games.errors import GameError
 from games.models import Game, GameStatus, Seat
 from games.play import actions as play
-from tests.daily.daily_support import hasty, play_out
+from tests.daily.daily_support import hasty, play_out, veteran
 
 pytestmark = pytest.mark.usefixtures("strategy_ready")
 
@@ -145,7 +145,7 @@ def test_only_its_player_acts_on_a_challenge_game(player, make_user, client_for)
 
 
 def test_the_board_ranks_the_days_players_with_their_accuracy(make_user, client_for):
-    best, hasty_one = make_user(display_name="Best"), make_user(display_name="Hasty")
+    best, hasty_one = veteran(make_user, "Best"), veteran(make_user, "Hasty")
     for user, decide in ((hasty_one, hasty), (best, None)):
         game = services.start_challenge(user=user)
         play_out(user, game.pk, *(() if decide is None else (decide,)))
@@ -156,12 +156,22 @@ def test_the_board_ranks_the_days_players_with_their_accuracy(make_user, client_
     assert [line.name for line in board.lines] == ["Best", "Hasty"]
     assert [line.rank for line in board.lines] == [1, 2]
     assert board.lines[0].total > board.lines[1].total
-    assert board.lines[0].accuracy == 100.0  # perfect play loses nothing
-    assert board.lines[1].accuracy is not None and 0 <= board.lines[1].accuracy < 100
-    assert "100.0%" in page and "Accuracy is the share of the expected points you kept" in page
+    assert board.lines[0].tenths == 1000  # perfect play loses nothing
+    assert board.lines[1].tenths is not None and 0 <= board.lines[1].tenths < 1000
+    assert "100.0%" in page
+    assert re.search(
+        r"<details[^>]*>\s*<summary>How accuracy is worked out</summary>\s*"
+        r"<p[^>]*>Accuracy is the share of the expected points you kept: 100 × \(1 − points "
+        r"lost ÷ \d+\.\d\)",
+        page,
+    )  # the formula behind a summary, no longer a paragraph on every board
     perfect = services.challenge(services.today())
     assert board.lines[0].total == perfect.perfect_total  # the same dice, the same play
-    assert f"Perfect play on the same dice scored <strong>{perfect.perfect_total}</strong>" in page
+    assert (
+        "For reference: the perfect-play computer, on the same dice, scored "
+        f"<strong>{perfect.perfect_total}</strong> (it plays for the best average, not for the "
+        "best score on these dice)."
+    ) in page
     assert "Perfect play's game on this day's dice" not in page  # not before the day ends
 
 
@@ -172,37 +182,21 @@ def test_the_board_is_at_most_three_reads_for_a_viewer_below_the_page(
     users = [make_user() for _ in range(4)]
     for number, user in enumerate(users):
         game = Game.objects.create(owner=user, challenge_day=day, status=GameStatus.FINISHED)
+        tenths = 950 - number // 2
         DailyAttempt.objects.create(
-            day=day, user=user, game=game, display_name=str(user), grand_total=200 - number // 2,
-            accuracy=90.0, finished_at=datetime.now(UTC),
+            day=day, user=user, game=game, display_name=str(user), grand_total=200 + number,
+            accuracy=tenths / 10, accuracy_tenths=tenths, ranked=True,
+            finished_at=datetime.now(UTC),
         )  # fmt: skip
-        results.count_total(day, 200 - number // 2)
+        results.count_accuracy(day, tenths)
 
     with django_assert_max_num_queries(3):
         own = selectors.attempt(users[3], day)
         board = selectors.board(day, viewer=users[3], own=own, rows=2)
 
-    assert [line.rank for line in board.lines] == [1, 1]  # equal totals share a rank
-    assert board.mine is not None and board.mine.rank == 3  # 200, 200, 199, 199
-
-
-def test_a_past_days_board_shows_perfect_play_to_anyone(client):
-    yesterday = services.today() - timedelta(days=1)
-
-    page = client.get(reverse("daily:board", args=[yesterday.isoformat()]))
-
-    assert page.status_code == 200
-    assert "Perfect play's game on this day's dice" in text(page)
-
-
-def test_a_past_days_perfect_play_stays_hidden_from_a_player_still_on_that_day(player, client_for):
-    yesterday = services.today() - timedelta(days=1)
-    services.start_challenge(user=player, now=datetime.now(UTC) - timedelta(days=1))
-
-    page = text(client_for(player).get(reverse("daily:board", args=[yesterday.isoformat()])))
-
-    assert "Perfect play's game on this day's dice" not in page
-    assert "Finish or abandon your attempt at this day" in page
+    assert [line.rank for line in board.lines] == [1, 1]  # equal accuracies share a rank
+    assert board.mine is not None and board.mine.rank == 3  # 95.0, 95.0, 94.9, 94.9
+    assert board.mine.accuracy_shown == "94.9%"
 
 
 def test_days_to_come_and_malformed_days_have_no_board(player, client_for):
@@ -242,16 +236,25 @@ def test_the_streak_and_history_show_on_the_challenge_page(player, client_for):
 def test_the_countdown_to_tomorrows_challenge(settings):
     now = datetime(2026, 12, 3, 18, 48, tzinfo=UTC)
 
-    assert next_challenge_text(services.next_day_in(now)) == "Tomorrow's challenge in 5 h 12 min"
+    assert next_challenge_text(now) == (
+        "Tomorrow's challenge in 5 h 12 min, at "
+        '<time datetime="2026-12-04T00:00:00+00:00">00:00 UTC</time>'
+    )
     settings.TIME_ZONE = "Europe/Paris"  # the site's day: 19:48 there
-    assert countdown(services.next_day_in(now)) == "4 h 12 min"
+    assert countdown(clock.next_day_in(now)) == "4 h 12 min"
+    assert next_challenge_text(now) == (
+        "Tomorrow's challenge in 4 h 12 min, at "
+        '<time datetime="2026-12-04T00:00:00+01:00">00:00 CET</time>'
+    )
     assert countdown(timedelta(seconds=20)) == "0 h 1 min"
 
 
 def test_the_dashboard_says_when_tomorrows_challenge_begins(player, client_for):
     page = text(client_for(player).get(reverse("games:dashboard")))
 
-    assert re.search(r"Tomorrow's challenge in \d+ h \d+ min", page)
+    assert re.search(
+        r"Tomorrow's challenge in \d+ h \d+ min, at <time datetime=[^>]+>00:00 UTC<", page
+    )
     assert reverse("daily:today") in page
 
 
@@ -289,13 +292,13 @@ def test_a_challenge_has_no_guests_nor_computers(player):
 
 
 def test_anyone_sees_the_board_with_display_names_only(make_user, client, client_for):
-    shown = make_user("secret_login", display_name="Shown Name")
+    shown = veteran(make_user, "Shown Name", username="secret_login")
     game = services.start_challenge(user=shown)
     play_out(shown, game.pk, hasty)
     url = reverse("daily:board", args=[services.today().isoformat()])
 
     public = text(client.get(url))
-    later = make_user(display_name="Later")
+    later = veteran(make_user, "Later")
     play_out(later, services.start_challenge(user=later).pk)
 
     assert "Shown Name" in public and "secret_login" not in public

@@ -412,7 +412,8 @@ def test_the_shared_page_keeps_the_content_security_policy(queen) -> None:
 
 
 def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> None:
-    # The day's dice are everyone's that day: neither the top ten nor a link may show them.
+    # The day's dice are everyone's that day: no link may show them, and the top ten never
+    # ranks a challenge (another account could have read the dice for it).
     day = today()
     game = services.start_game(owner=queen, challenge_day=day)
     for box in rules.CATEGORIES:
@@ -420,7 +421,7 @@ def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> 
         score_now(game, queen, box.value)
     game.refresh_from_db()
     seat = game.seats.get()
-    assert public_rank(Score.objects.get(seat=seat)) is not None  # in the top ten
+    assert public_rank(Score.objects.get(seat=seat)) is None  # in no top ten
 
     owner, stranger = client_for(queen), Client()
     page = owner.get(replay_url(game))
@@ -433,6 +434,6 @@ def test_a_daily_challenge_is_its_players_alone_until_its_day_is_over(queen) -> 
     assert not SharedGame.objects.filter(seat=seat).exists()
 
     Game.objects.filter(pk=game.pk).update(challenge_day=day - timedelta(days=1))
-    assert stranger.get(replay_url(game)).status_code == 200
+    assert stranger.get(replay_url(game)).status_code == 404  # in no public table
     assert "Share this game</button>" in owner.get(replay_url(game)).text
     assert share(owner, game).status_code == 302
