@@ -9,7 +9,18 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from games.daily import events as daily
+        from games.play import events as play
         from games.play import stream
+        from games.review import events as review
+        from games.scores import events as scores
+        from games.trainer import events as trainer
+
+        # What a move did, told to each room that listens (``games.events``): the high scores
+        # and the day's results in the move's transaction, then the pages, the turn mail, the
+        # grading and the trainer's harvest once it commits.
+        for room in (scores, daily, play, review, trainer):
+            room.subscribe()
 
         # A game's stream ends with its session: logged out, the password changed, the account
         # made inactive or deleted.

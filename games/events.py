@@ -47,6 +47,9 @@ class Moved:
     after: rules.Match
     by: User | None = None
     """The account whose request made the move (``None``: no request, a task or a command)."""
+    shown: bool = True
+    """Whether the move changed anything a page of the game shows (a seat's on-turn flag
+    alone does not)."""
 
     @cached_property
     def events(self) -> tuple[rules.MatchEvent, ...]:

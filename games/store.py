@@ -2,11 +2,11 @@
 
 ``load`` reads a game and its seats (locked for a write) and rebuilds the match they keep;
 ``save`` takes the match an action made and writes what changed: the game row's turn, draw,
-status and round, each seat's card, state and on-turn flag, the high-score rows of a game that
-has just finished (and a day's challenge's accuracy: ``grading.at_finish``), and the match's
-new events as ``Move`` rows (``games.moves``). Every state column is written here and nowhere
-else, derived from the match in one place, and after the commit every open page of the game
-learns of the change (``live.publish``), whatever it was.
+status and round, each seat's card, state and on-turn flag, and the match's new events as
+``Move`` rows (``games.moves``). Every state column is written here and nowhere else, derived
+from the match in one place. ``save`` returns what the move did (``games.events.Moved``); the
+door (``games.play.actions``) tells the rooms that listen. The store decides no rule and knows
+no feature: it neither grades, nor mails, nor publishes.
 
 A loaded match carries only the end of its log that the rules may still need (the scoring an
 undo would take back); the whole log is the ``Move`` table, which ``replay`` plays again.
@@ -25,12 +25,9 @@ from django.utils import timezone
 from accounts.models import User
 from games import moves, rules
 from games.coaching import Coaching
-from games.daily import results as daily_results
 from games.errors import GameNotFound
+from games.events import Moved
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
-from games.play import live, turn_mail
-from games.review import grading
-from games.scores import records
 from yahtzee_site import prepared
 
 # --- A game and its seats, as loaded --------------------------------------------------------
@@ -284,12 +281,16 @@ def _changed(instance: Game | Seat, columns: dict[str, Any]) -> list[str]:
     return changed
 
 
-def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None) -> SeatedGame:
+def save(
+    table: SeatedGame,
+    after: rules.Match,
+    coaching: Coaching | None = None,
+    *,
+    by: User | None = None,
+) -> Moved:
     """Write what ``after`` changed of the loaded game (inside the action's transaction, the
     game row locked): state columns, new events as ``Move`` rows numbered by the version each
-    made, what the coach made of the action (``coaching``), and, when the match has just
-    finished, each seat's result in the high scores. Every open page of the game is told once
-    the transaction commits. The table as it now stands."""
+    made, what the coach made of the action (``coaching``). What the move did, ``by`` whom."""
     game, seats, before = table.game, table.seats, table.loaded
     new_events = after.log[len(before.log) :] if before is not None else after.log
     logged = [e for e in new_events if not isinstance(e, moves.NOT_KEPT)]
@@ -308,7 +309,7 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
     if shown:
         game.version += max(1, len(logged))
     if game._state.adding:
-        # A table just laid (``start``): its rows written once, as the match begins.
+        # A table just laid (a game started at once): its rows written once, as the match begins.
         game.save(force_insert=True)
         Seat.objects.bulk_create(seats)
     else:
@@ -322,40 +323,15 @@ def save(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None
         move = Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round))
         writes.append(prepared.insert(move))
     prepared.send(*writes)  # one round trip on PostgreSQL; a failure raises here
-    if after.phase is rules.MatchPhase.FINISHED and "status" in changed:
-        records.enter_scores(game, seats, after)
-        grading.at_finish(game, seats)
-        if game.challenge_day is not None:  # a day's challenge: played alone
-            daily_results.enter_result(game, seats[0])
-    if shown:
-        live.publish(game, rolled=any(isinstance(event, rules.Rolled) for event in new_events))
-        turn_mail.after_save(game, seats, before, after)
-    return replace(table, loaded=after)
-
-
-def start(table: SeatedGame) -> SeatedGame:
-    """The match of a game whose seats are set begins (computer players throw for first at
-    once, when the game rolls for it). A table just laid and not yet written (a game started
-    at once) is inserted as the match begins, not inserted and then updated."""
-    started = setup(table.game, table.seats)
-    match = rules.Match.start(
-        table.game.rules_kind,
-        started.seats,
-        roll_for_first=started.roll_for_first,
-        host=started.host,
-        players=started.players,
-        turn_limit=started.turn_limit,
-        dice=rules.system_dice,
-    )
-    return save(replace(table, loaded=None), match)
+    return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=bool(shown))
 
 
 def touch(game: Game, *changed: str) -> None:
     """A change to a game before its match begins (a seat taken, an invitation withdrawn, a
-    rematch offered), with the fields it ``changed``: the version moves on, every page is told."""
+    rematch offered), with the fields it ``changed``: the version moves on (the caller tells
+    the open pages)."""
     game.version += 1
     prepared.send(prepared.update(game, [*changed, "version", "updated_at"]))
-    live.publish(game)
 
 
 def close_waiting(table: SeatedGame) -> SeatedGame:

@@ -22,6 +22,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+# Tasks run at once, in the process that enqueues them (on commit: ``yahtzee_site.tasking``); the
+# worker's own tests choose the database queue themselves.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 # Pages seen by the turn mail: in this process (the browser tests' server is a thread of it).
 CACHES = {
     **CACHES,  # noqa: F405

@@ -122,6 +122,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The task queue in the database (django.tasks' backend below): manage.py run_tasks.
+    "django_tasks_db",
     "accounts",
     "games",
 ]
@@ -268,6 +270,13 @@ CACHES["presence"] = (
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     }
 )
+
+# --- Slow work off the request: Django's Tasks framework (yahtzee_site.tasking). ---
+# The queue lives in the site's database; `manage.py run_tasks` (started by `make run`, a service
+# of its own in deploy/) runs what it holds. A task left running longer than TASK_LEASE seconds
+# by a worker that is gone is run again (every task of the site's is idempotent).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+TASK_LEASE = int(os.environ.get("TASK_LEASE", "900"))
 
 # --- Accounts, trial and serials ---
 SERIAL_ATTEMPTS_PER_ACCOUNT = int(os.environ.get("SERIAL_ATTEMPTS_PER_ACCOUNT", "5"))

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import advice, rules, store, strategy
+from games import advice, events, rules, store, strategy
 from games.coaching import Coaching
 from games.daily import clock as daily_clock
 from games.daily import dice as daily_dice
@@ -78,12 +78,20 @@ def act(
     return _saved(table, after, coach.review(table, match, action, user))
 
 
-def _saved(table: SeatedGame, after: rules.Match, coaching: Coaching | None = None) -> SeatedGame:
-    """``store.save`` (with what the coach made of the move), and what the page shows of the
-    move just made (a roll or a scoring)."""
-    before = table.match()
-    saved = store.save(table, after, coaching)
-    shown = [e for e in after.log[len(before.log) :] if isinstance(e, rules.Rolled | rules.Scored)]
+def _saved(
+    table: SeatedGame,
+    after: rules.Match,
+    coaching: Coaching | None = None,
+    *,
+    by: User | None = None,
+) -> SeatedGame:
+    """``store.save`` (with what the coach made of the move), every room that listens told of
+    the move (``games.events``), and what the page shows of the move just made (a roll or a
+    scoring)."""
+    moved = store.save(table, after, coaching, by=by)
+    events.tell(moved)
+    saved = replace(table, loaded=after)
+    shown = [e for e in moved.events if isinstance(e, rules.Rolled | rules.Scored)]
     if not shown:
         return saved
     event = shown[-1]
@@ -93,6 +101,23 @@ def _saved(table: SeatedGame, after: rules.Match, coaching: Coaching | None = No
     else:
         record = scoring_of(event)
     return replace(saved, record=record, actor=event.seat)
+
+
+def begin(table: SeatedGame, *, by: User | None = None) -> SeatedGame:
+    """The match of a game whose seats are set begins, as its rows say it was set up
+    (computer players throw for first at once, when the game rolls for it). A table just laid
+    and not yet written (a game started at once) is inserted as the match begins."""
+    started = store.setup(table.game, table.seats)
+    match = rules.Match.start(
+        table.game.rules_kind,
+        started.seats,
+        roll_for_first=started.roll_for_first,
+        host=started.host,
+        players=started.players,
+        turn_limit=started.turn_limit,
+        dice=rules.system_dice,
+    )
+    return _saved(replace(table, loaded=None), match, by=by)
 
 
 def scoring_of(scored: rules.Scored) -> rules.Scoring:

@@ -1,12 +1,13 @@
 """Your turn, by e-mail: one short mail to a player whose turn it has become in an online game
 with a turn limit of an hour or more, when no page of theirs shows the game.
 
-``store.save`` calls ``after_save`` with every change; a turn passed to an account's seat asks,
-once the change commits, for ``turn_passed``, which checks the player (options, address, an
-open page), claims the turn's one ``TurnMail`` row (unique per game, seat and turn: retries and
-other workers find it taken) and sends, or holds the mail until 08:00 when it is night where
-the player lives. ``send_held``, run by ``manage.py send_turn_mail`` every few minutes, sends
-the held mails whose morning has come, if the turn is still theirs.
+It listens to the move (``games.play.events``): a turn passed to an account's seat enqueues,
+once the move commits, the task that runs ``turn_passed`` on the worker (``games.play.tasks``),
+which checks the player (options, address, an open page), claims the turn's one ``TurnMail``
+row (unique per game, seat and turn: retries and other workers find it taken) and sends, or
+holds the mail until 08:00 when it is night where the player lives. ``send_held``, run by
+``manage.py send_turn_mail`` every few minutes, sends the held mails whose morning has come,
+if the turn is still theirs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime, time, timedelta
-from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts import mailing
 from accounts.models import User
 from games import rules
+from games.events import Moved
 from games.models import Game, GameStatus, PlayerKind, Seat
 from games.play import live
 from games.play.models import TurnMail, TurnMailState
@@ -51,27 +52,18 @@ def mails_turns(game: Game) -> bool:
     return (game.turn_limit or 0) >= MIN_TURN_LIMIT
 
 
-def after_save(
-    game: Game,
-    seats: Sequence[Seat],
-    before: rules.Match | None,
-    after: rules.Match,
-) -> None:
-    """Called by ``store.save``: when ``after`` gave the turn to an account's seat in an online
-    game with a long turn limit, ask for ``turn_passed`` once the change commits."""
-    position = after.on_turn
-    if position is None or (before is not None and before.on_turn == position):
-        return
-    if not mails_turns(game):
-        return
+def turn_to_mail(moved: Moved) -> tuple[int, int, str] | None:
+    """When ``moved`` gave the turn to an account's seat in an online game with a long turn
+    limit: that seat, the turn and what passed it (what ``turn_passed`` is asked for)."""
+    position = moved.turn_passed_to
+    if position is None or not mails_turns(moved.game):
+        return None
+    seats = moved.seats
     seat = seats[position]
     accounts = {s.user_id for s in seats if s.user_id is not None}
     if seat.user_id is None or seat.player_kind != PlayerKind.HUMAN or len(accounts) < 2:
-        return  # a guest or the computer, or nobody plays from another device
-    new_events = after.log[len(before.log) :] if before is not None else after.log
-    callback = partial(turn_passed, seat_id=seat.pk, turn=after.round, news=news(seats, new_events))
-    # Robust: the move has committed; a mail that fails must not answer the player with an error.
-    transaction.on_commit(callback, robust=True)
+        return None  # a guest or the computer, or nobody plays from another device
+    return seat.pk, moved.after.round, news(seats, moved.events)
 
 
 def news(seats: Sequence[Seat], events: Sequence[rules.MatchEvent]) -> str:

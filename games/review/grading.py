@@ -5,19 +5,16 @@ analysis grades each (``strategy.analyse``): exact for a Classic game played alo
 estimate for Triple or a game of several. A card that was not played to its end (its player
 resigned) or whose log cannot be graded (a skipped turn, a log that does not replay) has none.
 
-When: after the move that ends the game, never in it. Grading costs from about 10 ms (a
-Classic game played alone, ``make bench``) to 40 ms (a Classic game of four) and 230 ms of
-processor time (Triple of four): the last score answers without waiting for it, and the
-game-over section the move draws asks for the grade as it shows (``grade_pending``: htmx on
-load, a button without JavaScript). ``manage.py grade_games`` grades whatever no page asked
-for, and the games that finished before there was grading. The one exception is a day's
-challenge, graded by the store in the move that ends it (``at_finish``): its attempt's
-accuracy goes on the day's board with the result, whether or not a page ever asks.
+When: on the task worker, once the move that ends the game has committed (``events``,
+``tasks``), never in the move. Grading costs from about 10 ms (a Classic game played alone,
+``make bench``) to 40 ms (a Classic game of four) and 230 ms of processor time (Triple of four):
+the last score answers without waiting for it. A day's challenge's accuracy goes on the day's
+board as it is graded. ``manage.py grade_games`` grades whatever the worker has not (the games
+that finished before there was grading, a task given up).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,13 +24,7 @@ from accounts.models import User
 from games import advice, store, strategy
 from games.daily import results as daily_results
 from games.models import Game, GameStatus, Grading, Seat
-
-# A module, not its names: the selectors read the log through the store, which grades through
-# this module as a game finishes, so whichever of the three is imported first, the others'
-# names are looked up when grading, not when importing.
 from games.review import selectors
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -75,26 +66,21 @@ def grade_game(game: Game, seats: Sequence[Seat]) -> None:
         daily_results.enter_accuracy(game, seats[0])
 
 
-def graded_at_once(game: Game) -> bool:
-    """Whether the move that ends ``game`` grades it: a day's challenge alone (a Classic game
-    played alone, about 10 ms), whose board shows the accuracy beside the result."""
-    return game.challenge_day is not None
-
-
-def at_finish(game: Game, seats: Sequence[Seat]) -> None:
-    """Called by the store as ``game`` finishes: grade a day's challenge now; any other game
-    is left to ``grade_pending`` (its seats stay ``PENDING``), and so is one whose grading
-    fails here: the grade is worked out from the game, and the move that ended the game must
-    not fail for it (a missing table, a bug in the analysis)."""
-    if not graded_at_once(game):
-        return
-    try:
-        with transaction.atomic():  # a savepoint: a failure takes back the grading alone
-            grade_game(game, seats)
-    except Exception:
-        logger.exception("Grading game %s as it finished failed: left for later.", game.pk)
-        for seat in seats:
-            seat.accuracy, seat.grading = None, Grading.PENDING
+@transaction.atomic
+def grade_finished(game_id: int) -> bool:
+    """Grade the finished game ``game_id``'s cards if any is still to grade: its row locked
+    first, so a page or another worker grading it at the same time finds it graded and leaves
+    it. Whether this call graded them (the task of a finished game: ``games.review.tasks``)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.FINISHED:
+        return False
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    for seat in seats:
+        seat.game = game
+    if not any(seat.ungraded for seat in seats):
+        return False
+    grade_game(game, seats)
+    return True
 
 
 @transaction.atomic
@@ -126,16 +112,10 @@ def grade_all_pending(*, progress: Callable[[int, int], None] | None = None) -> 
     cards = dict.fromkeys([Grading.EXACT, Grading.ESTIMATE, Grading.NONE], 0)
     graded = 0
     for done, game_id in enumerate(game_ids, start=1):
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
-            seats = list(Seat.objects.filter(game=game).order_by("position"))
-            for seat in seats:
-                seat.game = game
-            if any(seat.ungraded for seat in seats):
-                grade_game(game, seats)
-                graded += 1
-                for seat in seats:
-                    cards[Grading(seat.grading)] += 1
+        if grade_finished(game_id):
+            graded += 1
+            for how in Seat.objects.filter(game_id=game_id).values_list("grading", flat=True):
+                cards[Grading(how)] += 1
         if progress is not None:
             progress(done, len(game_ids))
     return Swept(graded, cards)

@@ -2,8 +2,9 @@
 computer players, seats offered by link or in the lobby), taking and withdrawing seats, the
 host's start, leaving a game not begun, and the rematch. One transaction each.
 
-A game has no match until its host starts it (``store.start``); until then these are the only
-writes to it, and each moves its version on (``store.touch``) so every open page follows.
+A game has no match until its host starts it (``games.play.actions.begin``); until then these
+are the only writes to it, and each moves its version on (``store.touch``) and tells every open
+page.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from games.models import (
     Seat,
     lobby_cutoff,
 )
+from games.play import actions as play
+from games.play import live
 from games.store import SeatedGame
 from games.tables import guests as guest_rules
 
@@ -59,7 +62,7 @@ def _lay_table(
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
     screen, and the computer players (``computers``: strategy and name), in that order. Not
     written yet: a game that begins now is written by the store as its match begins
-    (``store.start``), a waiting one by ``_written``."""
+    (``games.play.actions.begin``), a waiting one by ``_written``."""
     game = Game(
         owner=owner,
         kind=rules.KINDS[kind].key,
@@ -127,7 +130,7 @@ def start_game(
         used_trial_game=used_trial_game,
         challenge_day=challenge_day,
     )
-    store.start(store.seated(game, seats))
+    play.begin(store.seated(game, seats), by=owner)
     return game
 
 
@@ -274,7 +277,7 @@ def join_game(*, token: str, user: User) -> Game:
     seat.save()
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
-    store.touch(game)
+    _touched(game)
     return game
 
 
@@ -314,7 +317,7 @@ def rematch(*, game_id: int, user: User) -> Game:
         for seat in others
     )
     old.rematch = game
-    store.touch(old, "rematch")
+    _touched(old, "rematch")
     return game
 
 
@@ -348,7 +351,7 @@ def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     ).update(revoked_at=timezone.now())
     if not withdrawn:
         raise InvitationError("That seat is already taken or withdrawn.")
-    store.touch(game)
+    _touched(game)
     return game
 
 
@@ -392,7 +395,7 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
         keep.append(seat)
     Seat.objects.bulk_update(keep, ["used_trial_game"])
     _close_ranks(keep)
-    return store.start(store.seated(seated.game, keep))
+    return play.begin(store.seated(seated.game, keep), by=user)
 
 
 def leave(table: SeatedGame, user: User) -> SeatedGame:
@@ -402,7 +405,7 @@ def leave(table: SeatedGame, user: User) -> SeatedGame:
     mine.delete()
     seats = [seat for seat in table.seats if seat.pk != mine.pk]
     _close_ranks(seats)
-    store.touch(table.game)
+    _touched(table.game)
     return replace(table, seats=seats)
 
 
@@ -411,4 +414,12 @@ def close(table: SeatedGame) -> SeatedGame:
     Invitation.objects.filter(game=table.game, revoked_at__isnull=True, seat__isnull=True).update(
         revoked_at=timezone.now()
     )
-    return store.close_waiting(table)
+    closed = store.close_waiting(table)
+    live.publish(closed.game)
+    return closed
+
+
+def _touched(game: Game, *changed: str) -> None:
+    """A change to ``game`` before it begins, written (``store.touch``) and told to its pages."""
+    store.touch(game, *changed)
+    live.publish(game)

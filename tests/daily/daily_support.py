@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, date, datetime, time, timedelta
 
+from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import User
@@ -37,7 +38,13 @@ def noon(day: date) -> datetime:
 
 def play_out(user: User, game_id: int, decide=perfect, now=None) -> store.SeatedGame:
     """Play ``user``'s game to its end, each move through ``games.play.actions`` (at ``now``:
-    the clock, unless given)."""
+    the clock, unless given), and what each move's commit starts run as it would (the last
+    one's grading puts the attempt on the board)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return _play_out(user, game_id, decide, now)
+
+
+def _play_out(user: User, game_id: int, decide, now) -> store.SeatedGame:
     while True:
         table = store.load(game_id=game_id, user=user)
         match = table.match()

@@ -12,6 +12,7 @@ from games import rules, store
 from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Seat
 from games.moves import ReplayMismatch
 from games.play import actions as play
+from games.play import live
 from games.store import replay
 from games.tables import services
 from tests.factories import ScriptedDice, fill_card, make_user, roll_now, score_now
@@ -156,9 +157,7 @@ def test_only_a_game_that_ends_gets_a_finishing_time(player) -> None:
 def test_every_move_shown_tells_the_games_open_pages_once(player, monkeypatch) -> None:
     game = services.start_game(owner=player)
     told: list[tuple[int, bool]] = []
-    monkeypatch.setattr(
-        store.live, "publish", lambda game, rolled=False: told.append((game.pk, rolled))
-    )
+    monkeypatch.setattr(live, "publish", lambda game, rolled=False: told.append((game.pk, rolled)))
     roll_now(game, player, 1, 2, 3, 4, 5)
     assert told == [(game.pk, True)]  # and that it was a roll: the others' dice roll too
 
@@ -197,7 +196,7 @@ def test_a_hint_is_counted_on_the_seat_shown_it_alone(player) -> None:
 def test_a_change_before_the_start_tells_every_open_page(player, monkeypatch) -> None:
     game = services.open_game(owner=player, invites=1)
     told: list[tuple[int, int]] = []
-    monkeypatch.setattr(store.live, "publish", lambda game: told.append((game.pk, game.version)))
+    monkeypatch.setattr(live, "publish", lambda game: told.append((game.pk, game.version)))
     services.join_game(token=game.invitations.get().token, user=make_user("bob"))
     assert told == [(game.pk, Game.objects.get(pk=game.pk).version)]
 
@@ -208,8 +207,8 @@ def test_closing_a_waiting_game_moves_its_version_on_and_tells_its_pages(
     game = services.open_game(owner=player, invites=1)
     before = Game.objects.get(pk=game.pk).version
     told: list[int] = []
-    monkeypatch.setattr(store.live, "publish", lambda game: told.append(game.version))
-    store.close_waiting(store.load(game_id=game.pk, user=player))
+    monkeypatch.setattr(live, "publish", lambda game: told.append(game.version))
+    services.close(store.load(game_id=game.pk, user=player))
 
     stored = Game.objects.get(pk=game.pk)
     assert (stored.status, stored.version, told) == (GameStatus.ABANDONED, before + 1, [before + 1])

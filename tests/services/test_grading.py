@@ -84,13 +84,16 @@ def test_a_triple_game_alone_is_graded_by_the_estimate(player) -> None:
     assert (seat.accuracy, seat.grading) == (100.0, Grading.ESTIMATE)
 
 
-def test_a_daily_game_enters_the_seats_own_grade_on_the_board(player, monkeypatch) -> None:
+def test_a_daily_game_enters_the_seats_own_grade_on_the_board(
+    player, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
     calls = []
     real = strategy.analyse
     monkeypatch.setattr(strategy, "analyse", lambda *a, **k: calls.append(1) or real(*a, **k))
     game = start_challenge(user=player)
 
-    play_out(game, player, bot="beginner", seed=7)
+    with django_capture_on_commit_callbacks(execute=True):  # graded once the last move commits
+        play_out(game, player, bot="beginner", seed=7)
 
     seat = Seat.objects.get(game=game)
     attempt = DailyAttempt.objects.get(game=game)
@@ -186,7 +189,7 @@ def test_the_database_refuses_an_accuracy_without_its_grading(player) -> None:
 
 
 def test_a_grading_that_fails_leaves_the_move_that_ends_the_game_alone(
-    player, monkeypatch, caplog
+    player, monkeypatch, caplog, django_capture_on_commit_callbacks
 ) -> None:
     game = start_challenge(user=player)
 
@@ -194,17 +197,20 @@ def test_a_grading_that_fails_leaves_the_move_that_ends_the_game_alone(
         raise RuntimeError("the table is gone")
 
     monkeypatch.setattr(strategy, "analyse", broken)
-    ended = play_out(game, player, bot="perfect", seed=17)
+    with django_capture_on_commit_callbacks(execute=True):
+        ended = play_out(game, player, bot="perfect", seed=17)
 
     seat = Seat.objects.get(game=game)
     attempt = DailyAttempt.objects.get(game=game)
     assert ended.game.status == GameStatus.FINISHED and seat.grand_total is not None
     assert (seat.accuracy, seat.grading) == (None, Grading.PENDING)
     assert (attempt.grand_total, attempt.accuracy) == (seat.grand_total, None)
-    assert f"Grading game {game.pk} as it finished failed: left for later." in caplog.text
+    # The worker's grading task failed, was run again and again, and said so each time.
+    assert f"grade_game({{'game_id': {game.pk}}}) failed (run 1): it runs again." in caplog.text
+    assert f"grade_game({{'game_id': {game.pk}}}) failed 5 times: given up." in caplog.text
 
     monkeypatch.undo()
-    grading.grade_pending(game_id=game.pk, user=player)  # as its game-over page asks
+    assert grading.grade_all_pending().games == 1  # as manage.py grade_games does
 
     seat.refresh_from_db()
     attempt.refresh_from_db()

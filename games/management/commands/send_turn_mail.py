@@ -1,7 +1,7 @@
 """`manage.py send_turn_mail`: send the turn mails held for the night whose morning has come.
 
-Run it every few minutes (a cron line or a systemd timer; docs/deployment.md, "Turn mail"). Runs that
-overlap are safe: each mail is claimed before it is sent.
+Run it every few minutes (a cron line or a systemd timer; docs/deployment.md, "Turn mail").
+Runs that overlap are safe: each mail is claimed before it is sent.
 """
 
 from __future__ import annotations
