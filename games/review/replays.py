@@ -1,9 +1,12 @@
-"""A finished card replayed step by step, as the replay page shows it: every decision the
-analysis grades (``strategy.analyse`` over ``game_record``, nothing graded twice) with its dice,
-the hold or box chosen, the best choice, what it cost, and the card as it stood.
+"""A finished card replayed step by step, as the replay and analysis pages show it: every
+decision the analysis grades (``strategy.analyse`` over ``game_record``, nothing graded twice)
+with its dice, the hold or box chosen, the best choice, what it cost, and the card as it stood.
 
 Worked out once per seat and kept in the cache as plain values: a finished game never changes,
-and the page is public (a top-ten game, a shared card), so visitors may step through it fast.
+and the grading is dear (about 50 ms of processor time for a Triple game of four), so the pages
+that show it, asked again and again (a visitor stepping through a top-ten game, a player
+reloading their analysis from four tabs), cost a cache read. The cache bounds what it keeps
+(LocMem culls past its entries, Redis its memory; each entry lasts a day at most).
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from dataclasses import dataclass, replace
 from django.core.cache import cache
 
 from games import advice, rules, strategy
-from games.models import Seat
+from games.models import GameStatus, Seat
 from games.review.selectors import NoRecord, game_record
 
-FORMAT = 1
+FORMAT = 2
 """Part of the cache key: a change to the values below changes it, so no worker reads another
 version's pickles."""
 
@@ -96,6 +99,8 @@ class Replay:
     best_count: int = 0
     message: str = ""
     """Why this card has no steps (a log that does not replay, a skipped turn)."""
+    path: tuple[float, ...] = ()
+    """The expected final score at the start and after each decision (the analysis's chart)."""
 
     @property
     def accuracy(self) -> float:
@@ -110,13 +115,21 @@ class Replay:
             starts[step.turn] = (first, clean and step.is_best)
         return [(turn, first, clean) for turn, (first, clean) in starts.items()]
 
+    def costliest(self, n: int) -> list[Step]:
+        """The ``n`` decisions that cost most, the costliest first."""
+        return sorted((s for s in self.steps if not s.is_best), key=lambda s: -s.loss)[:n]
 
-def replay_of(seat: Seat) -> Replay:
-    """``seat``'s finished game, step by step (kept per seat and game version)."""
-    key = f"replay:{FORMAT}:{seat.pk}:{seat.game.version}"
+
+def replay_of(seat: Seat, *, players: int | None = None) -> Replay:
+    """``seat``'s game, step by step, in a game of ``players`` seats (counted when not given).
+    A finished game's is kept per game, seat and game version; a game still in play is worked
+    out afresh each time (it changes with every move)."""
+    if seat.game.status != GameStatus.FINISHED:
+        return _replay(seat, players=players)
+    key = f"replay:{FORMAT}:{seat.game_id}:{seat.pk}:{seat.game.version}"
     found: Replay | None = cache.get(key)
     if found is None:
-        found = _replay(seat, players=Seat.objects.filter(game_id=seat.game_id).count())
+        found = _replay(seat, players=players)
         cache.set(key, found, timeout=KEEP_SECONDS)
     return found
 
@@ -131,7 +144,9 @@ def final_sheet(seat: Seat) -> rules.Sheet:
     )
 
 
-def _replay(seat: Seat, *, players: int) -> Replay:
+def _replay(seat: Seat, *, players: int | None) -> Replay:
+    if players is None:
+        players = Seat.objects.filter(game_id=seat.game_id).count()
     kind = seat.game.rules_kind
     end = final_sheet(seat)
     summary = Replay(
@@ -161,6 +176,7 @@ def _replay(seat: Seat, *, players: int) -> Replay:
         start=found.start,
         total_loss=found.total_loss,
         best_count=sum(1 for d in found.decisions if d.is_best),
+        path=found.path,
     )
 
 
