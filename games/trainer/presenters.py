@@ -49,7 +49,7 @@ class Verdict:
 
 def _schedule(row: TrainingPosition, *, best: bool, today: date, zone: tzinfo) -> str:
     if row.learned_at is not None:
-        if row.wrong == 0:
+        if row.source == Source.SET and row.wrong == 0 and row.right == 1:
             return "Learned at first sight: this position does not come back."
         return "Learned: best again after its longest wait, so it does not come back."
     when = spacing.in_words(timezone.localdate(row.due_at, zone), today)

@@ -193,6 +193,38 @@ def test_an_own_position_says_what_was_chosen_in_the_game(alice_client, player) 
     assert f"In your game of 4 May you chose: score 30 in Chance — {played.loss:.1f} less" in text
 
 
+def test_an_own_position_right_just_after_the_game_is_not_learned_until_weeks_later(
+    alice_client, player, monkeypatch
+) -> None:
+    """The game's choice was the miss (the coach may have shown the best a minute before): a
+    first best answer is the first of the spaced ones, and the one that learns the position
+    comes 14 days after the last."""
+    from datetime import timedelta
+
+    from tests.trainer.trainer_support import finished_game, one_roll_turns
+
+    finished_game(player, one_roll_turns(("chance",)), finished_at=NOW)
+    row = shown(alice_client)
+    assert row.source == "own"
+
+    page = alice_client.post(answer_url(row), {"box": "yahtzee"}, headers=HTMX)
+
+    assert "Right: it comes back in 3 days (Thursday 7 May)" in page_text(page)
+    assert "Learned" not in page_text(page)
+    row.refresh_from_db()
+    assert row.learned_at is None and row.interval_days == 3
+    for days, said in [(3, "in 7 days"), (7 + 3, "in 14 days"), (14 + 7 + 3, "")]:
+        later = NOW + timedelta(days=days)
+        monkeypatch.setattr(timezone, "now", lambda later=later: later)
+        client = client_for(player)  # weeks later: logged in again
+        text = page_text(client.post(answer_url(row), {"box": "yahtzee"}, headers=HTMX))
+        if said:
+            assert f"Right: it comes back {said}" in text
+    assert "Learned: best again after its longest wait, so it does not come back." in text
+    row.refresh_from_db()
+    assert row.right == 4 and row.learned_at == NOW + timedelta(days=24)
+
+
 # --- Bad input changes nothing ---------------------------------------------------------------
 
 
