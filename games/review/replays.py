@@ -1,6 +1,7 @@
 """A finished card replayed step by step, as the replay and analysis pages show it: every
 decision the analysis grades (``strategy.analyse`` over ``game_record``, nothing graded twice)
-with its dice, the hold or box chosen, the best choice, what it cost, and the card as it stood.
+with its dice (and the turn's rolls before them), the hold or box chosen, the best choice, what
+it cost, and the card as it stood.
 
 Worked out once per seat and kept in the cache as plain values: a finished game never changes,
 and the grading is dear (about 50 ms of processor time for a Triple game of four), so the pages
@@ -45,6 +46,27 @@ class Row:
 
 
 @dataclass(frozen=True)
+class RollSeen:
+    """A roll of the turn before the step's own: its dice, and those kept for the next roll."""
+
+    number: int
+    dice: tuple[int, ...]
+    kept: tuple[bool, ...]
+
+    @property
+    def tray(self) -> list[tuple[int, bool]]:
+        return list(zip(self.dice, self.kept, strict=True))
+
+    @property
+    def kept_words(self) -> str:
+        """ "kept 6 and 6", "kept none"."""
+        kept = [str(d) for d, k in self.tray if k]
+        if not kept:
+            return "kept none"
+        return "kept " + (", ".join(kept[:-1]) + " and " if len(kept) > 1 else "") + kept[-1]
+
+
+@dataclass(frozen=True)
 class Step:
     """One decision: after roll ``roll`` of turn ``turn``, the player chose ``choice``
     (holding ``held``, or scoring ``box``); ``best`` was the best, ``loss`` what the choice
@@ -66,6 +88,8 @@ class Step:
     lost_before: float
     """Expected points the earlier decisions gave away."""
     rows: tuple[Row, ...]
+    rolls_before: tuple[RollSeen, ...] = ()
+    """The turn's rolls before this step's dice (none after its first roll)."""
 
     @property
     def tray(self) -> list[tuple[int, bool]]:
@@ -166,7 +190,8 @@ def _replay(seat: Seat, *, players: int | None) -> Replay:
         return replace(summary, message="This game's log holds no moves: it cannot be replayed.")
     steps, lost = [], 0.0
     for number, decision in enumerate(found.decisions, start=1):
-        steps.append(_step(number, decision, lost))
+        played = record.turns[decision.turn_number - 1]
+        steps.append(_step(number, decision, lost, _rolls_before(decision, played)))
         lost += decision.loss
     return replace(
         summary,
@@ -180,7 +205,12 @@ def _replay(seat: Seat, *, players: int | None) -> Replay:
     )
 
 
-def _step(number: int, decision: strategy.Decision, lost_before: float) -> Step:
+def _step(
+    number: int,
+    decision: strategy.Decision,
+    lost_before: float,
+    rolls_before: tuple[RollSeen, ...],
+) -> Step:
     choice, best = decision.choice, decision.best
     return Step(
         number=number,
@@ -197,6 +227,16 @@ def _step(number: int, decision: strategy.Decision, lost_before: float) -> Step:
         is_best=decision.is_best,
         lost_before=lost_before,
         rows=card_rows(decision.sheet, chosen=choice, best=best),
+        rolls_before=rolls_before,
+    )
+
+
+def _rolls_before(decision: strategy.Decision, played: strategy.TurnRecord) -> tuple[RollSeen, ...]:
+    """The rolls of ``played`` (the decision's turn) before the decision's own, each with the
+    dice held into the next."""
+    return tuple(
+        RollSeen(number, tuple(played.rolls[number - 1]), tuple(played.holds[number - 1]))
+        for number in range(1, decision.roll_number)
     )
 
 
