@@ -3,7 +3,8 @@
 A player who turns the coach on (Options) has each decision of theirs set beside the best one
 (``strategy.grade``, from the match as it stood before the move): the dice held before a
 re-roll, and the box scored. A choice that gave away at least their threshold of expected
-points leaves a short note beside the card ("Holding 5 5 was worth 2.1 more than 5 5 6."), with
+points leaves a short note beside the card ("Holding 5 5 was worth 2.1 more expected points
+than 5 5 6."), with
 the position's best choices one tap away; a best or close choice passes in silence. The note
 stays until the next decision at the player's screen (a turn's first roll decides nothing; an
 undo takes it down with the box it takes back).
@@ -138,14 +139,15 @@ def _same(option: strategy.Option, choice: strategy.Option, dice: rules.Dice) ->
 def sentence(
     best: strategy.Option, choice: strategy.Option, dice: rules.Dice, *, columns: int = 1
 ) -> str:
-    """ "Holding 5 5 was worth 2.1 more than 5 5 6.", "Full House (25) was worth 3.4 more than
-    Chance (22).", "Holding 6 6 was worth 1.2 more than rolling all five."."""
+    """ "Holding 5 5 was worth 2.1 more expected points than 5 5 6.", "Full House (25) was
+    worth 3.4 more expected points than Chance (22).": the difference in the final score each
+    choice can expect, said as expected points so it is not read as the points in the box."""
     loss = max(0.0, best.expected - choice.expected)
     first = _words(best, dice, columns)
     other = _words(choice, dice, columns)
     if first.startswith("holding ") and other.startswith("holding ") and "all" not in other:
         other = other.removeprefix("holding ")  # "Holding 5 5 … than 5 5 6"
-    return f"{first[0].upper()}{first[1:]} was worth {loss:.1f} more than {other}."
+    return f"{first[0].upper()}{first[1:]} was worth {loss:.1f} more expected points than {other}."
 
 
 def _words(option: strategy.Option, dice: rules.Dice, columns: int) -> str:

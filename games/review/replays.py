@@ -1,9 +1,13 @@
-"""A finished card replayed step by step, as the replay page shows it: every decision the
-analysis grades (``strategy.analyse`` over ``game_record``, nothing graded twice) with its dice,
-the hold or box chosen, the best choice, what it cost, and the card as it stood.
+"""A finished card replayed step by step, as the replay and analysis pages show it: every
+decision the analysis grades (``strategy.analyse`` over ``game_record``, nothing graded twice)
+with its dice (and the turn's rolls before them), the hold or box chosen, the best choice, what
+it cost, and the card as it stood.
 
 Worked out once per seat and kept in the cache as plain values: a finished game never changes,
-and the page is public (a top-ten game, a shared card), so visitors may step through it fast.
+and the grading is dear (about 50 ms of processor time for a Triple game of four), so the pages
+that show it, asked again and again (a visitor stepping through a top-ten game, a player
+reloading their analysis from four tabs), cost a cache read. The cache bounds what it keeps
+(LocMem culls past its entries, Redis its memory; each entry lasts a day at most).
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from dataclasses import dataclass, replace
 from django.core.cache import cache
 
 from games import advice, rules, strategy
-from games.models import Seat
+from games.models import GameStatus, Seat
 from games.review.selectors import NoRecord, game_record
 
-FORMAT = 1
+FORMAT = 2
 """Part of the cache key: a change to the values below changes it, so no worker reads another
 version's pickles."""
 
@@ -42,6 +46,27 @@ class Row:
 
 
 @dataclass(frozen=True)
+class RollSeen:
+    """A roll of the turn before the step's own: its dice, and those kept for the next roll."""
+
+    number: int
+    dice: tuple[int, ...]
+    kept: tuple[bool, ...]
+
+    @property
+    def tray(self) -> list[tuple[int, bool]]:
+        return list(zip(self.dice, self.kept, strict=True))
+
+    @property
+    def kept_words(self) -> str:
+        """ "kept 6 and 6", "kept none"."""
+        kept = [str(d) for d, k in self.tray if k]
+        if not kept:
+            return "kept none"
+        return "kept " + (", ".join(kept[:-1]) + " and " if len(kept) > 1 else "") + kept[-1]
+
+
+@dataclass(frozen=True)
 class Step:
     """One decision: after roll ``roll`` of turn ``turn``, the player chose ``choice``
     (holding ``held``, or scoring ``box``); ``best`` was the best, ``loss`` what the choice
@@ -63,6 +88,8 @@ class Step:
     lost_before: float
     """Expected points the earlier decisions gave away."""
     rows: tuple[Row, ...]
+    rolls_before: tuple[RollSeen, ...] = ()
+    """The turn's rolls before this step's dice (none after its first roll)."""
 
     @property
     def tray(self) -> list[tuple[int, bool]]:
@@ -96,6 +123,8 @@ class Replay:
     best_count: int = 0
     message: str = ""
     """Why this card has no steps (a log that does not replay, a skipped turn)."""
+    path: tuple[float, ...] = ()
+    """The expected final score at the start and after each decision (the analysis's chart)."""
 
     @property
     def accuracy(self) -> float:
@@ -110,13 +139,21 @@ class Replay:
             starts[step.turn] = (first, clean and step.is_best)
         return [(turn, first, clean) for turn, (first, clean) in starts.items()]
 
+    def costliest(self, n: int) -> list[Step]:
+        """The ``n`` decisions that cost most, the costliest first."""
+        return sorted((s for s in self.steps if not s.is_best), key=lambda s: -s.loss)[:n]
 
-def replay_of(seat: Seat) -> Replay:
-    """``seat``'s finished game, step by step (kept per seat and game version)."""
-    key = f"replay:{FORMAT}:{seat.pk}:{seat.game.version}"
+
+def replay_of(seat: Seat, *, players: int | None = None) -> Replay:
+    """``seat``'s game, step by step, in a game of ``players`` seats (counted when not given).
+    A finished game's is kept per game, seat and game version; a game still in play is worked
+    out afresh each time (it changes with every move)."""
+    if seat.game.status != GameStatus.FINISHED:
+        return _replay(seat, players=players)
+    key = f"replay:{FORMAT}:{seat.game_id}:{seat.pk}:{seat.game.version}"
     found: Replay | None = cache.get(key)
     if found is None:
-        found = _replay(seat, players=Seat.objects.filter(game_id=seat.game_id).count())
+        found = _replay(seat, players=players)
         cache.set(key, found, timeout=KEEP_SECONDS)
     return found
 
@@ -131,7 +168,9 @@ def final_sheet(seat: Seat) -> rules.Sheet:
     )
 
 
-def _replay(seat: Seat, *, players: int) -> Replay:
+def _replay(seat: Seat, *, players: int | None) -> Replay:
+    if players is None:
+        players = Seat.objects.filter(game_id=seat.game_id).count()
     kind = seat.game.rules_kind
     end = final_sheet(seat)
     summary = Replay(
@@ -151,7 +190,8 @@ def _replay(seat: Seat, *, players: int) -> Replay:
         return replace(summary, message="This game's log holds no moves: it cannot be replayed.")
     steps, lost = [], 0.0
     for number, decision in enumerate(found.decisions, start=1):
-        steps.append(_step(number, decision, lost))
+        played = record.turns[decision.turn_number - 1]
+        steps.append(_step(number, decision, lost, _rolls_before(decision, played)))
         lost += decision.loss
     return replace(
         summary,
@@ -161,10 +201,16 @@ def _replay(seat: Seat, *, players: int) -> Replay:
         start=found.start,
         total_loss=found.total_loss,
         best_count=sum(1 for d in found.decisions if d.is_best),
+        path=found.path,
     )
 
 
-def _step(number: int, decision: strategy.Decision, lost_before: float) -> Step:
+def _step(
+    number: int,
+    decision: strategy.Decision,
+    lost_before: float,
+    rolls_before: tuple[RollSeen, ...],
+) -> Step:
     choice, best = decision.choice, decision.best
     return Step(
         number=number,
@@ -181,6 +227,16 @@ def _step(number: int, decision: strategy.Decision, lost_before: float) -> Step:
         is_best=decision.is_best,
         lost_before=lost_before,
         rows=card_rows(decision.sheet, chosen=choice, best=best),
+        rolls_before=rolls_before,
+    )
+
+
+def _rolls_before(decision: strategy.Decision, played: strategy.TurnRecord) -> tuple[RollSeen, ...]:
+    """The rolls of ``played`` (the decision's turn) before the decision's own, each with the
+    dice held into the next."""
+    return tuple(
+        RollSeen(number, tuple(played.rolls[number - 1]), tuple(played.holds[number - 1]))
+        for number in range(1, decision.roll_number)
     )
 
 

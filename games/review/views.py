@@ -16,12 +16,11 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from accounts.http import AuthedRequest, HtmxRequest
 from accounts.models import User
-from games import advice, rules, store, strategy
+from games import rules, store
 from games.errors import GameError, GameNotFound, status_for
 from games.models import GameStatus, Seat
 from games.play.presenters import accuracy_context, game_urls, play_url
 from games.review import card_image, grading, replays, sharing
-from games.review.selectors import NoRecord, game_record
 from games.scores import charts
 from games.web import redirect_to
 from yahtzee_site import numbers
@@ -29,22 +28,24 @@ from yahtzee_site import numbers
 COSTLIEST = 3
 
 
-def _choice_words(decision: strategy.Decision) -> dict[str, Any]:
+def _choice_words(step: replays.Step) -> dict[str, Any]:
     return {
-        "turn": decision.turn_number,
-        "roll": decision.roll_number,
-        "dice": rules.describe_dice(decision.dice),
-        "choice": decision.choice.description,
-        "best": decision.best.description,
-        "loss": f"{decision.loss:.1f}",
-        "is_best": decision.is_best,
+        "turn": step.turn,
+        "roll": step.roll,
+        "dice": rules.describe_dice(step.dice),
+        "choice": step.choice,
+        "best": step.best,
+        "loss": f"{step.loss:.1f}",
+        "is_best": step.is_best,
     }
 
 
 @login_required
 @require_GET
 def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpResponse:
-    """The analysis of the card at ``position`` in a finished game the viewer sat in."""
+    """The analysis of the card at ``position`` in a finished game the viewer sat in: the
+    card's replay (``replays.replay_of``, worked out once per finished game and kept), in
+    short and decision by decision."""
     try:
         seated = store.load(game_id=game_id, user=request.user)
     except GameNotFound as exc:
@@ -53,22 +54,24 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
     seat = next((s for s in seated.seats if s.position == position), None)
     if seat is None or game.status != GameStatus.FINISHED:
         raise Http404("Only a finished game's cards can be analysed.")
-    context: dict[str, Any] = {"game": game, "seat": seat, "kind": game.rules_kind}
-    try:
-        record = game_record(seat)
-    except NoRecord as exc:
-        context["message"] = str(exc)
+    found = replays.replay_of(seat, players=len(seated.seats))
+    context: dict[str, Any] = {
+        "game": game,
+        "seat": seat,
+        "kind": game.rules_kind,
+        "other_seats": [s for s in seated.seats if s.pk != seat.pk],
+    }
+    if found.message:
+        context["message"] = found.message
         return render(request, "games/review/analysis.html", context)
-    found = strategy.analyse(advice.advisor(), record, players=len(seated.seats))
     context |= {
         "analysis": found,
         "start": f"{found.start:.1f}",
         "total_loss": f"{found.total_loss:.1f}",
-        "best_count": sum(1 for d in found.decisions if d.is_best),
-        "costliest": [_choice_words(d) for d in found.costliest(COSTLIEST)],
-        "decisions": [_choice_words(d) for d in found.decisions],
+        "best_count": found.best_count,
+        "costliest": [_choice_words(step) for step in found.costliest(COSTLIEST)],
+        "decisions": [_choice_words(step) for step in found.steps],
         "chart": charts.score_line([round(value) for value in found.path]),
-        "other_seats": [s for s in seated.seats if s.pk != seat.pk],
     }
     return render(request, "games/review/analysis.html", context)
 

@@ -22,7 +22,8 @@ class TrainingPosition(models.Model):
 
     ``key`` names the position for its account: ``seat:<seat id>:<decision number>`` for a
     decision of the player's own game, ``set:<slug>`` for one of the instructive set.
-    ``interval_days`` is 0 until the position is first missed (``games.trainer.spacing``);
+    ``interval_days`` is 0 until the position is first missed in the trainer
+    (``games.trainer.spacing``: one from the player's own game counts as missed there);
     ``due_at`` is when it may be drawn again; ``learned_at`` retires it."""
 
     user = models.ForeignKey(

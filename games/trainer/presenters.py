@@ -33,15 +33,21 @@ def _lower_first(text: str) -> str:
 
 @dataclass(frozen=True)
 class Verdict:
-    """An answer beside the best choice, in words, and what becomes of the position."""
+    """An answer beside the best choice, in words, and what becomes of the position. Each
+    thing is said once: the player's choice and the best with what each expects (the best
+    left out when it is the player's), the cost of a miss."""
 
-    sentence: str
+    note: str
+    """What the comparison does not say by itself: that a choice other than the best listed
+    is just as good (else empty)."""
     best: str
     best_expected: str
     yours: str
     yours_expected: str
     loss: str
     is_best: bool
+    same: bool
+    """The player's choice is the best one listed (the other of two equal dice included)."""
     schedule: str
     played: str
     """For the player's own position: what they chose in their game, and what it cost."""
@@ -49,7 +55,7 @@ class Verdict:
 
 def _schedule(row: TrainingPosition, *, best: bool, today: date, zone: tzinfo) -> str:
     if row.learned_at is not None:
-        if row.wrong == 0:
+        if row.source == Source.SET and row.wrong == 0 and row.right == 1:
             return "Learned at first sight: this position does not come back."
         return "Learned: best again after its longest wait, so it does not come back."
     when = spacing.in_words(timezone.localdate(row.due_at, zone), today)
@@ -69,14 +75,13 @@ def verdict(
     """``decision`` (the answer just graded, or the latest) in words; ``played`` the player's
     choice in their own game, graded the same way."""
     best, yours = decision.best, decision.choice
-    best_words = _lower_first(best.description)
-    sentence = f"Best: {best_words} — expect {best.expected:.1f}."
-    if decision.is_best and (yours.action == best.action or yours.description == best.description):
-        sentence += " Yours: the same."  # the other of two equal dice is the same choice
-    elif decision.is_best:
-        sentence += f" Yours: {_lower_first(yours.description)} — just as good."
-    else:
-        sentence += f" Yours: {_lower_first(yours.description)} — {points(decision.loss)} less."
+    # The other of two equal dice is the same choice.
+    same = decision.is_best and (
+        yours.action == best.action or yours.description == best.description
+    )
+    note = ""
+    if decision.is_best and not same:
+        note = "Just as good: yours and the best expect the same."
     in_game = ""
     if played is not None and row.seat is not None:
         finished = row.seat.game.finished_at
@@ -86,13 +91,14 @@ def verdict(
             f" — {points(played.loss)} less than the best."
         )
     return Verdict(
-        sentence=sentence,
+        note=note,
         best=best.description,
         best_expected=f"{best.expected:.1f}",
         yours=yours.description,
         yours_expected=f"{yours.expected:.1f}",
         loss=points(decision.loss),
         is_best=decision.is_best,
+        same=same,
         schedule=_schedule(row, best=decision.is_best, today=today, zone=zone),
         played=in_game,
     )

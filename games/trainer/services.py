@@ -200,7 +200,9 @@ def answer(
         raise NotDue(not_due_text(row, today, zone))
     decision = grade(Position.from_json(row.position), action)
     best = decision.is_best
-    following = spacing.after_answer(row.interval_days, best=best, today=today)
+    following = spacing.after_answer(
+        row.interval_days, best=best, today=today, missed_before=row.source == Source.OWN
+    )
     row.interval_days = following.interval
     row.right += best
     row.wrong += not best

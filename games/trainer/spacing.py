@@ -2,17 +2,21 @@
 
 The schedule, in full:
 
-- A position answered with its best choice the first time it is seen is learned: it never
-  comes back.
-- A position missed (any answer but the best) comes back the next day.
-- Each best answer after that waits longer before the position comes back: 3 days, then 7,
+- An instructive position answered with its best choice the first time it is seen is learned:
+  it never comes back.
+- A position missed (any answer but the best) comes back the next day. A position from the
+  player's own game was missed there already: the coach may have shown its best choice just
+  before, and the analysis does, so a first best answer to it is not "at first sight" but the
+  first of the answers below.
+- Each best answer after a miss waits longer before the position comes back: 3 days, then 7,
   then 14 (``INTERVALS``). Answered best once more after its 14 days, it is learned.
 - A miss at any time starts it again at one day.
 
 So a position once missed is learned after four best answers in a row, over at least
-1 + 3 + 7 + 14 = 25 days. A position comes back from the start of its day (midnight) in the
-account's time zone (Options), else the site's: "tomorrow" is the player's tomorrow, whatever
-the hour of the miss.
+1 + 3 + 7 + 14 = 25 days: the answer that learns it comes two weeks after the last time its
+best choice was shown, never straight after. A position comes back from the start of its day
+(midnight) in the account's time zone (Options), else the site's: "tomorrow" is the player's
+tomorrow, whatever the hour of the miss.
 """
 
 from __future__ import annotations
@@ -42,9 +46,13 @@ class Next:
         return self.due_on is None
 
 
-def after_answer(interval: int, *, best: bool, today: date) -> Next:
+def after_answer(interval: int, *, best: bool, today: date, missed_before: bool = False) -> Next:
     """The position's next interval and due day after an answer given on ``today`` (the
-    player's day), the position having waited ``interval`` days (``NEW`` if never missed)."""
+    player's day), the position having waited ``interval`` days (``NEW`` if never missed);
+    ``missed_before``: missed before the trainer ever showed it (a decision of the player's own
+    game), so it is never learned at first sight."""
+    if interval == NEW and missed_before:
+        interval = INTERVALS[0]
     if not best:
         return Next(INTERVALS[0], today + timedelta(days=INTERVALS[0]))
     if interval == NEW or interval >= INTERVALS[-1]:

@@ -44,13 +44,18 @@
     if (region) region.textContent = text;
   }
 
+  // A die shows and says whether it is held: its picture, and the name a screen reader reads
+  // (the server wrote both: "Die 3 shows five, held" and without "held").
+  function showHeld(input) {
+    const label = input.labels && input.labels[0];
+    if (label) label.classList.toggle("is-held", input.checked);
+    input.setAttribute("aria-label", input.checked ? input.dataset.labelHeld : input.dataset.labelFree);
+  }
+
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || !input.matches(".die-toggle")) return;
-    const label = input.labels && input.labels[0];
-    if (label) label.classList.toggle("is-held", input.checked);
-    // The server wrote both labels ("Die 3 shows five, held" and without "held").
-    input.setAttribute("aria-label", input.checked ? input.dataset.labelHeld : input.dataset.labelFree);
+    showHeld(input);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -163,10 +168,10 @@
       if (input.checked !== hold) {
         input.checked = hold;
         changed = input;
-        const label = input.labels && input.labels[0];
-        if (label) label.classList.toggle("is-held", hold);
+        showHeld(input); // each die changed: the one change event below reaches only the last
       }
     });
+    // One change event, so htmx sends the whole hold in one request.
     if (changed) changed.dispatchEvent(new Event("change", { bubbles: true }));
     announce(apply.textContent.trim() + ", then roll.");
     const roll = document.querySelector("[data-roll]");

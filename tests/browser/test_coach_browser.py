@@ -45,7 +45,7 @@ def test_a_costly_hold_is_noted_shown_and_the_best_choice_next_says_nothing(
 
     note = page.get_by_role("status").filter(has_text="was worth")
     expect(note.locator(".coach-sentence")).to_have_text(
-        "Holding 5 5 was worth 2.0 more than 5 5 6."
+        "Holding 5 5 was worth 2.0 more expected points than 5 5 6."
     )
     best = note.locator(".coach-best li")
     expect(best.first).to_be_hidden()  # folded until asked

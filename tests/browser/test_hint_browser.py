@@ -41,3 +41,10 @@ def test_a_hint_by_key_and_its_hold_applied_with_one_tap(
     expect(page.locator("input.die-toggle:checked")).to_have_count(3)
     game = Game.objects.get(pk=game_id)
     assert game.held == [True, False, True, False, True]
+    # A screen reader hears every die the hint held, not only the last one it touched.
+    dice = page.get_by_role("group", name="Tap a die to hold it").get_by_role("checkbox")
+    said = ["Die 1 shows four, held", "Die 2 shows one", "Die 3 shows four, held",
+            "Die 4 shows two", "Die 5 shows four, held"]  # fmt: skip
+    for die, name in zip(dice.all(), said, strict=True):
+        expect(die).to_have_accessible_name(name)
+        expect(die).to_be_checked(checked=name.endswith("held"))

@@ -113,3 +113,64 @@ def test_a_shared_game_works_logged_out_and_stops_when_withdrawn(
     gone = visitor.goto(link)
     assert gone is not None and gone.status == 404
     problems.assert_none()
+
+
+def test_on_a_phone_the_steps_fit_their_lines_the_targets_are_big_and_the_colours_are_named(
+    page: Page,
+    site: str,
+    problems: BrowserProblems,
+    strategy_ready,
+) -> None:
+    queen = make_player("queen_login", "Dice Queen")
+    game = play_known_game(queen)
+    phone = page
+    phone.set_viewport_size({"width": 390, "height": 844})
+
+    phone.goto(f"{site}/play/{game.pk}/replay/0/?step=2")
+
+    nav = phone.get_by_role("navigation", name="Steps")
+    previous, following = (
+        nav.get_by_role("link", name="Previous"),
+        nav.get_by_role("link", name="Next"),
+    )
+    position = nav.locator(".replay-position")
+    expect(position).to_have_text(f"Step 2 of {STEPS}")
+    line = phone.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.replay-position')).lineHeight)"
+    )
+    assert box_of(position)["height"] < 1.5 * line  # "Step 2 of 15" on one line
+    nav_box = box_of(nav)
+    for button in (previous, following):
+        found = box_of(button)
+        assert found["width"] >= 44 and 44 <= found["height"] < 1.5 * 44  # one line, a thumb's size
+        assert (
+            found["y"] >= nav_box["y"]
+            and found["y"] + found["height"] <= nav_box["y"] + nav_box["height"]
+        )
+    assert nav_box["height"] < 1.5 * 44  # the three side by side, on one row
+
+    # The rolls before the decision, each roll's dice.
+    expect(phone.locator(".replay-roll")).to_have_text(
+        re.compile(r"^Roll 1: 6, 6, 1, 2, 3;\s+kept 6 and 6$")
+    )
+
+    turns = phone.get_by_role("navigation", name="Turns")
+    expect(turns.locator("#replay-legend")).to_be_visible()
+    expect(turns.locator("#replay-legend")).to_have_text(
+        re.compile(
+            r"every decision of the turn was the best\s+✗ a decision of the turn cost points"
+        )
+    )
+    links = turns.get_by_role("link")
+    expect(links.first).to_have_accessible_name("Turn 1: a decision cost points")
+    for link in links.all():
+        found = box_of(link)
+        assert found["width"] >= 44 and found["height"] >= 44, (link.inner_text(), found)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    problems.assert_none()
+
+
+def box_of(locator) -> dict[str, float]:
+    found = locator.bounding_box()
+    assert found is not None
+    return found

@@ -65,11 +65,10 @@ def test_a_player_trains_their_own_mistakes_a_box_then_a_hold(
     post(page, "/answer/", page.get_by_role("button", name="Score 50 in YAHTZEE (key L)").click)
     verdict = page.locator("[data-verdict]")
     expect(verdict).to_be_focused()
-    expect(verdict.locator("[data-verdict-sentence]")).to_contain_text(
-        "Best: score 50 in YAHTZEE — expect"
-    )
-    expect(verdict.locator("[data-verdict-sentence]")).to_contain_text("Yours: the same.")
-    expect(verdict).to_contain_text("Learned at first sight")
+    expect(verdict.locator("[data-yours]")).to_contain_text("Score 50 in YAHTZEE expects")
+    expect(verdict.locator("[data-best]")).to_have_count(0)  # the same: said once
+    # Thrown away in the game a minute ago: right now is not learned yet.
+    expect(page.locator("[data-schedule]")).to_contain_text("Right: it comes back in 3 days")
     expect(verdict).to_contain_text("In your game")
     expect(page).to_have_url(f"{site}/play/train/{first.pk}/")
     assert tally(page) == ("1", "1", "0.0")
@@ -87,17 +86,17 @@ def test_a_player_trains_their_own_mistakes_a_box_then_a_hold(
 
     mine = graded(second, strategy.RollDice((True, False, False, False, False)))
     assert not mine.is_best
-    sentence = page.locator("[data-verdict-sentence]")
-    expect(sentence).to_contain_text(f"Best: {mine.best.description[0].lower()}")
-    expect(sentence).to_contain_text(f"expect {mine.best.expected:.1f}.")
-    expect(sentence).to_contain_text(f"Yours: {mine.choice.description.lower()} — ")
-    expect(sentence).to_contain_text(f"{mine.loss:.1f} less.")
+    expect(page.locator("[data-best]")).to_contain_text(
+        f"{mine.best.description} expects {mine.best.expected:.1f}"
+    )
+    expect(page.locator("[data-yours]")).to_contain_text(mine.choice.description)
+    expect(page.locator(".trainer-cost")).to_have_text(f"−{mine.loss:.1f} expected points")
     expect(page.locator("[data-schedule]")).to_have_text("Missed: it comes back tomorrow.")
     assert tally(page) == ("2", "1", f"{mine.loss:.1f}")
 
     # The verdict stays at its address: a reload shows it again, and the score with it.
     page.reload()
-    expect(page.locator("[data-verdict-sentence]")).to_contain_text(f"{mine.loss:.1f} less.")
+    expect(page.locator(".trainer-cost")).to_have_text(f"−{mine.loss:.1f} expected points")
 
     # A third position, on a phone: it fits, and a box is one tap.
     page.set_viewport_size({"width": 360, "height": 740})
@@ -118,7 +117,7 @@ def test_a_player_trains_their_own_mistakes_a_box_then_a_hold(
                 page.locator(f"label[for=die-{index}]").click()
         press = page.locator("[data-roll]").click
     post(page, "/answer/", press)
-    expect(page.locator("[data-verdict-sentence]")).to_contain_text("Yours: the same.")
+    expect(page.locator("[data-verdict]")).to_contain_text("✓ The best choice")
     assert tally(page) == ("3", "2", f"{mine.loss:.1f}")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     snap(page, "verdict-phone")
@@ -136,7 +135,7 @@ def test_the_trainer_works_without_javascript(no_js_page: Page, site: str, strat
     page.get_by_role("button", name=re.compile(r"^Score 20 in Fives")).click()
 
     expect(page).to_have_url(f"{site}/play/train/{first.pk}/")
-    expect(page.locator("[data-verdict-sentence]")).to_contain_text("Yours: the same.")
+    expect(page.locator("[data-verdict]")).to_contain_text("✓ The best choice")
     page.get_by_role("link", name="Next position").click()
     second = shown(page)
     assert second.pk != first.pk
@@ -145,5 +144,5 @@ def test_the_trainer_works_without_javascript(no_js_page: Page, site: str, strat
     page.locator("[data-roll]").click()
 
     expect(page).to_have_url(f"{site}/play/train/{second.pk}/")
-    expect(page.locator("[data-verdict-sentence]")).to_contain_text("Yours: the same.")
+    expect(page.locator("[data-verdict]")).to_contain_text("✓ The best choice")
     assert tally(page) == ("2", "2", "0.0")

@@ -25,19 +25,19 @@ def box(key: str, points: int, expected: float, column: int = 0) -> strategy.Opt
     ("best", "choice", "said"),
     [
         (hold(0, 2, expected=253.0), hold(0, 2, 3, expected=251.04),
-         "Holding 5 5 was worth 2.0 more than 5 5 6."),
+         "Holding 5 5 was worth 2.0 more expected points than 5 5 6."),
         (hold(0, 2, expected=253.0), hold(expected=249.5),
-         "Holding 5 5 was worth 3.5 more than rolling all five."),
+         "Holding 5 5 was worth 3.5 more expected points than rolling all five."),
         (hold(expected=249.5), hold(0, 2, expected=248.0),
-         "Rolling all five was worth 1.5 more than holding 5 5."),
+         "Rolling all five was worth 1.5 more expected points than holding 5 5."),
         (box("chance", 19, 251.0), hold(0, 1, 2, 3, 4, expected=240.0),
-         "Chance (19) was worth 11.0 more than holding all five."),
+         "Chance (19) was worth 11.0 more expected points than holding all five."),
         (box("full_house", 25, 253.92), box("chance", 22, 241.96),
-         "Full House (25) was worth 12.0 more than Chance (22)."),
+         "Full House (25) was worth 12.0 more expected points than Chance (22)."),
         (hold(3, expected=255.25), box("sixes", 6, 253.95),
-         "Holding 6 was worth 1.3 more than Sixes (6)."),
+         "Holding 6 was worth 1.3 more expected points than Sixes (6)."),
         (box("yahtzee", 0, 80.0), hold(4, expected=79.0),
-         "YAHTZEE (0) was worth 1.0 more than holding 1."),
+         "YAHTZEE (0) was worth 1.0 more expected points than holding 1."),
     ],
 )  # fmt: skip
 def test_the_sentence_names_both_choices_and_the_points_between(best, choice, said) -> None:
@@ -50,7 +50,8 @@ def test_in_triple_a_box_names_its_column() -> None:
     said = coach.sentence(best, choice, DICE, columns=3)
 
     assert (
-        said == "Full House in column 1 (25) was worth 0.7 more than Full House in column 2 (25)."
+        said == "Full House in column 1 (25) was worth 0.7 more expected points than "
+        "Full House in column 2 (25)."
     )
 
 
@@ -78,3 +79,14 @@ def test_a_choice_outside_the_best_three_is_set_below_them() -> None:
     assert note["yours"] == {"description": "chance", "expected": 240.0, "held": None,
                              "yours": True}  # fmt: skip
     assert note["held"] == [False] * 5 and note["exact"] is False
+
+
+def test_the_help_page_quotes_the_coach_as_it_speaks(client, db) -> None:
+    from django.urls import reverse
+
+    from tests.factories import page_text
+
+    said = coach.sentence(hold(0, 2, expected=253.0), hold(0, 2, 3, expected=251.04), DICE)
+
+    assert said == "Holding 5 5 was worth 2.0 more expected points than 5 5 6."
+    assert f"“{said}”" in page_text(client.get(reverse("help")))

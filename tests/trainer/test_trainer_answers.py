@@ -88,10 +88,12 @@ def test_a_box_not_the_best_is_answered_with_the_best_its_value_and_the_cost(
     assert page.status_code == 200 and "<html" not in page.text  # the fragment htmx swaps
     assert best.description == "Score 20 in Fives"
     assert (
-        f"Best: score 20 in Fives — expect {best.expected:.1f}. "
-        f"Yours: score 23 in 4 of a Kind — {best.expected - mine.expected:.1f} less." in text
+        f"Not the best choice Yours Score 23 in 4 of a Kind expects {mine.expected:.1f} "
+        f"Best Score 20 in Fives expects {best.expected:.1f} "
+        f"Cost −{best.expected - mine.expected:.1f} expected points "
+        "Missed: it comes back tomorrow." in text
     )
-    assert "Missed: it comes back tomorrow." in text
+    assert text.count("4 of a Kind expects") == 1  # said once: no sentence repeating it
     assert page.headers["HX-Push-Url"] == position_url(row)
     row.refresh_from_db()
     assert (row.wrong, row.right, row.interval_days) == (1, 0, 1)
@@ -108,8 +110,10 @@ def test_the_best_hold_is_answered_as_the_best_and_the_position_is_learned(alice
     page = alice_client.post(answer_url(row), {"roll": "1", "held": ["2", "3"]}, headers=HTMX)
 
     text = page_text(page)
-    assert f"Best: hold the two 5s — expect {best.expected:.1f}. Yours: the same." in text
-    assert "Learned at first sight: this position does not come back." in text
+    assert (
+        f"✓ The best choice Yours Hold the two 5s expects {best.expected:.1f} "
+        "Learned at first sight: this position does not come back." in text
+    )  # the best, the same choice, is not listed a second time
     row.refresh_from_db()
     assert row.learned_at == NOW and row.right == 1
 
@@ -125,8 +129,8 @@ def test_a_worse_hold_says_what_it_cost(alice_client) -> None:
     verdict = alice_client.get(position_url(row))  # without JavaScript: the position's page
 
     loss = options[0].expected - mine.expected
-    assert f"Yours: hold 3, 4, 5 and 6 — {loss:.1f} less." in page_text(verdict)
-    assert f"−{loss:.1f} expected points" in page_text(verdict)
+    assert f"Yours Hold 3, 4, 5 and 6 expects {mine.expected:.1f}" in page_text(verdict)
+    assert f"Cost −{loss:.1f} expected points" in page_text(verdict)
 
 
 def test_holding_the_other_of_two_equal_dice_is_the_same_choice(alice_client, player) -> None:
@@ -141,7 +145,8 @@ def test_holding_the_other_of_two_equal_dice_is_the_same_choice(alice_client, pl
     page = alice_client.post(answer_url(row), {"roll": "1", "held": ["1", "2", "3", "4"]})
 
     text = page_text(alice_client.get(page.headers["Location"]))
-    assert "Best: hold 2, 3, 4 and 5 — expect" in text and "Yours: the same." in text
+    assert "✓ The best choice Yours Hold 2, 3, 4 and 5 expects" in text
+    assert "Best Hold" not in text
     row.refresh_from_db()
     assert (row.right, row.wrong) == (1, 0)
 
@@ -185,12 +190,64 @@ def test_an_own_position_says_what_was_chosen_in_the_game(alice_client, player) 
     text = page_text(alice_client.get(page.headers["Location"]))
 
     assert row.seat.game_id == game.pk
-    assert "Yours: the same." in text and "Best: score 50 in YAHTZEE" in text
+    assert "✓ The best choice Yours Score 50 in YAHTZEE expects" in text
     position = Position.from_json(row.position)
     played = strategy.grade(
         advice.advisor(), position.sheet, position.turn, strategy.ScoreBox(0, rules.Box.CHANCE)
     )
     assert f"In your game of 4 May you chose: score 30 in Chance — {played.loss:.1f} less" in text
+
+
+def test_an_own_position_right_just_after_the_game_is_not_learned_until_weeks_later(
+    alice_client, player, monkeypatch
+) -> None:
+    """The game's choice was the miss (the coach may have shown the best a minute before): a
+    first best answer is the first of the spaced ones, and the one that learns the position
+    comes 14 days after the last."""
+    from datetime import timedelta
+
+    from tests.trainer.trainer_support import finished_game, one_roll_turns
+
+    finished_game(player, one_roll_turns(("chance",)), finished_at=NOW)
+    row = shown(alice_client)
+    assert row.source == "own"
+
+    page = alice_client.post(answer_url(row), {"box": "yahtzee"}, headers=HTMX)
+
+    assert "Right: it comes back in 3 days (Thursday 7 May)" in page_text(page)
+    assert "Learned" not in page_text(page)
+    row.refresh_from_db()
+    assert row.learned_at is None and row.interval_days == 3
+    for days, said in [(3, "in 7 days"), (7 + 3, "in 14 days"), (14 + 7 + 3, "")]:
+        later = NOW + timedelta(days=days)
+        monkeypatch.setattr(timezone, "now", lambda later=later: later)
+        client = client_for(player)  # weeks later: logged in again
+        text = page_text(client.post(answer_url(row), {"box": "yahtzee"}, headers=HTMX))
+        if said:
+            assert f"Right: it comes back {said}" in text
+    assert "Learned: best again after its longest wait, so it does not come back." in text
+    row.refresh_from_db()
+    assert row.right == 4 and row.learned_at == NOW + timedelta(days=24)
+
+
+def test_a_choice_as_good_as_the_best_but_another_says_so_once() -> None:
+    from zoneinfo import ZoneInfo
+
+    from games.trainer import presenters
+
+    item = instructive.SET[1]  # 3 4 5 5 6 on the first roll
+    sheet = item.position.sheet
+    best = strategy.Option(strategy.RollDice((False, False, True, True, False)), 20.0, "Hold 5 5")
+    other = strategy.Option(strategy.RollDice((False, False, False, False, True)), 20.0, "Hold 6")
+    decision = strategy.Decision(1, 1, item.position.dice, other, best, sheet)
+    row = TrainingPosition(source="set", key="set:x", position={}, due_at=NOW, learned_at=NOW)
+    row.right = 1
+
+    said = presenters.verdict(row, decision, played=None, today=NOW.date(), zone=ZoneInfo("UTC"))
+
+    assert said.is_best and not said.same
+    assert said.note == "Just as good: yours and the best expect the same."
+    assert (said.yours, said.best) == ("Hold 6", "Hold 5 5")
 
 
 # --- Bad input changes nothing ---------------------------------------------------------------

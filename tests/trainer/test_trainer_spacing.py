@@ -1,5 +1,6 @@
 """The trainer's schedule: a miss comes back the next day, each best answer after it waits
-longer (3, 7, 14 days), and a best answer after the longest wait, or at first sight, learns it."""
+longer (3, 7, 14 days), and a best answer after the longest wait, or at first sight, learns it;
+a decision of the player's own game was missed there, so it is never learned at first sight."""
 
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ def test_a_position_right_at_first_sight_is_learned() -> None:
     found = spacing.after_answer(spacing.NEW, best=True, today=MONDAY)
 
     assert found.learned and found.due_on is None
+
+
+def test_a_position_missed_in_the_players_own_game_is_not_learned_by_its_first_best_answer() -> (
+    None
+):
+    found = spacing.after_answer(spacing.NEW, best=True, today=MONDAY, missed_before=True)
+
+    assert not found.learned
+    assert found == spacing.Next(3, date(2026, 5, 7))  # as the first best answer after a miss
 
 
 def test_a_day_starts_at_midnight_in_the_players_zone() -> None:

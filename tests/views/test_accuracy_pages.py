@@ -176,14 +176,18 @@ def test_the_players_page_states_the_trend_of_their_last_20_games(
     own = alice_client.get(page_url)
     theirs = client.get(page_url)
 
-    assert "Your last 20 games: 91.4, up from 87.2." in page_text(own)
-    assert "Their last 20 games: 91.4, up from 87.2." in page_text(theirs)
+    mixed = (
+        " The trend and the chart average every graded game together: exact for a Classic "
+        "game played alone, the stated estimate for a game of several."
+    )
+    assert "Your last 20 games: 91.4, up from 87.2." + mixed in page_text(own)
+    assert "Their last 20 games: 91.4, up from 87.2." + mixed in page_text(theirs)
+    assert 'data-accuracy-trend aria-describedby="accuracy-trend-note"' in own.text
     for page in (own, theirs):
         chart = page.text.split("data-accuracy-chart>", 1)[1].split("</svg>", 1)[0]
         assert "Accuracy of each graded game, in the order played" in chart
         assert "45 graded games; average accuracy 84.9, latest 92.4." in chart
         assert len(re.search(r'points="([^"]+)"', chart)[1].split()) == 45  # type: ignore[index]
-        assert "a game of several is graded by the stated estimate" in page_text(page)
 
 
 def test_a_player_without_a_graded_game_is_told_so(player, alice_client) -> None:
@@ -203,8 +207,10 @@ def test_the_player_page_of_triple_says_its_accuracy_is_the_estimate(player, ali
 
     page = page_text(alice_client.get(url))
 
-    assert "Your 2 games so far: 81.0." in page
-    assert "Triple is graded by the stated estimate." in page
+    assert (
+        "Your 2 games so far: 81.0. "
+        "Triple is graded by the stated estimate: the trend and the chart compare estimates."
+    ) in page
 
 
 @pytest.mark.parametrize(

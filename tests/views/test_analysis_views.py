@@ -8,6 +8,7 @@ from django.urls import reverse
 from games import rules, strategy
 from games.models import Game
 from games.play import actions as play
+from games.review import replays
 from games.review.selectors import game_record
 from tests.factories import client_for, make_user, page_text, roll_now, score_now
 
@@ -99,3 +100,61 @@ def test_the_players_own_page_links_to_the_analysis_and_no_one_elses_does(
 
     assert f'href="{analysis_url(game)}"' in own.text
     assert "analysis" not in page_text(other)
+
+
+# --- What the page costs: a finished game is graded once, then read from the cache -------
+
+
+@pytest.fixture
+def analyses(monkeypatch) -> list[int]:
+    """Counts each grading of a whole game (``strategy.analyse``), however it is reached."""
+    calls: list[int] = []
+    real = strategy.analyse
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(strategy, "analyse", counted)
+    return calls
+
+
+def test_a_finished_games_analysis_is_worked_out_once_then_read_back(
+    alice_client, player, game, analyses
+) -> None:
+    play_out(game, player)
+
+    first = alice_client.get(analysis_url(game))
+    again = alice_client.get(analysis_url(game))
+
+    assert len(analyses) == 1
+    assert first.status_code == again.status_code == 200
+    said = "you chose “Score 30 in Chance”; best was “Score 50 in YAHTZEE”"
+    assert said in page_text(first) and said in page_text(again)
+
+
+def test_its_replay_shares_the_one_grading(alice_client, player, game, analyses) -> None:
+    play_out(game, player)
+
+    alice_client.get(analysis_url(game))
+    replay = alice_client.get(reverse("games:replay", kwargs={"game_id": game.pk, "position": 0}))
+
+    assert replay.status_code == 200 and len(analyses) == 1
+
+
+def test_a_game_still_in_play_is_never_read_back_stale(player, game, analyses) -> None:
+    roll_now(game, player, 6, 6, 6, 6, 6)
+    score_now(game, player, "chance")
+    game.refresh_from_db()
+    seat = game.seats.get()
+    first = replays.replay_of(seat)
+    assert replays.replay_of(seat) == first  # the same, worked out again: nothing kept
+
+    roll_now(game, player, 6, 6, 6, 6, 6)
+    score_now(game, player, "yahtzee")
+    seat = game.seats.get()
+    then = replays.replay_of(seat)
+
+    assert [step.choice for step in first.steps] == ["Score 30 in Chance"]
+    assert [step.choice for step in then.steps] == ["Score 30 in Chance", "Score 50 in YAHTZEE"]
+    assert len(analyses) == 3

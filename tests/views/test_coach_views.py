@@ -70,7 +70,9 @@ def test_holding_5_5_6_over_5_5_is_said_with_the_best_choices_under_show(
     answer = roll_view(alice_client, game, next_dice, 3, 4, held=[0, 1, 2], headers=HTMX)
 
     said = note(answer)
-    assert said.startswith("Holding 5 5 was worth 2.0 more than 5 5 6. Show the best choices")
+    assert said.startswith(
+        "Holding 5 5 was worth 2.0 more expected points than 5 5 6. Show the best choices"
+    )
     assert 'role="status"' in answer.text.split('id="coach-note"')[1][:40]
     assert "Your dice after roll 1:" in said
     assert 'aria-label="Dice 5, 5, 6, 2, 1; you held 5, 5 and 6"' in answer.text
@@ -94,7 +96,7 @@ def test_a_full_house_scored_as_chance_is_named_with_both_scores(
     answer = score_view(alice_client, game, "chance", headers=HTMX)
 
     said = note(answer)
-    assert said.startswith("Full House (25) was worth 12.0 more than Chance (22).")
+    assert said.startswith("Full House (25) was worth 12.0 more expected points than Chance (22).")
     assert "Score 25 in Full House expect 253.9" in said
     assert "Yours: Score 22 in Chance expect 242.0" in said  # not among the best three
 
@@ -108,7 +110,7 @@ def test_three_of_a_kind_early_over_fours(alice_client, player, game) -> None:
 
     said = note(score_view(alice_client, game, "three_of_a_kind", headers=HTMX))
 
-    assert said.startswith("Fours (12) was worth 6.5 more than 3 of a Kind (17).")
+    assert said.startswith("Fours (12) was worth 6.5 more expected points than 3 of a Kind (17).")
 
 
 def test_a_box_scored_where_holding_on_was_better(alice_client, player, game) -> None:
@@ -119,7 +121,7 @@ def test_a_box_scored_where_holding_on_was_better(alice_client, player, game) ->
 
     said = note(score_view(alice_client, game, "full_house", headers=HTMX))
 
-    assert said.startswith("Holding 4 4 4 was worth 1.3 more than Full House (25).")
+    assert said.startswith("Holding 4 4 4 was worth 1.3 more expected points than Full House (25).")
     assert "Your dice after roll 2:" in said
 
 
@@ -131,7 +133,7 @@ def test_threes_scored_on_five_3s_when_the_yahtzee_box_is_open(
 
     said = note(score_view(alice_client, game, "threes", headers=HTMX))
 
-    assert said.startswith("YAHTZEE (50) was worth 56.4 more than Threes (15).")
+    assert said.startswith("YAHTZEE (50) was worth 56.4 more expected points than Threes (15).")
 
 
 def test_the_best_choice_passes_in_silence_and_still_marks_the_game(
@@ -158,7 +160,7 @@ def test_a_close_choice_is_silent_under_the_threshold_and_said_over_a_lower_one(
     again = services.start_game(owner=coached)
     roll_view(alice_client, again, next_dice, 1, 2, 3, 3, 4, headers=HTMX)
     spoken = roll_view(alice_client, again, next_dice, 6, held=[0, 1, 2, 4], headers=HTMX)
-    assert note(spoken).startswith("Holding 3 3 was worth 0.3 more than 1 2 3 4.")
+    assert note(spoken).startswith("Holding 3 3 was worth 0.3 more expected points than 1 2 3 4.")
 
 
 def test_with_the_coach_off_nothing_is_said_or_marked(
@@ -231,7 +233,9 @@ def test_without_javascript_the_note_is_on_the_page_the_move_leads_to(
 
     answer = score_view(alice_client, game, "threes", follow=True)
 
-    assert note(answer).startswith("YAHTZEE (50) was worth 56.4 more than Threes (15).")
+    assert note(answer).startswith(
+        "YAHTZEE (50) was worth 56.4 more expected points than Threes (15)."
+    )
     assert "<details" in answer.text.split('id="coach-note"')[1]
 
 
@@ -268,7 +272,8 @@ def test_triple_names_the_column_and_says_it_is_an_estimate(
     said = note(score_view(alice_client, game, "full_house:1", headers=HTMX))
 
     assert said.startswith(
-        "Full House in column 1 (25) was worth 0.7 more than Full House in column 2 (25)."
+        "Full House in column 1 (25) was worth 0.7 more expected points than "
+        "Full House in column 2 (25)."
     )
     assert "An estimate: exact play is known for Classic solitaire only." in said
 
@@ -320,5 +325,5 @@ def test_the_last_box_of_a_game_can_be_coached_on_the_game_over_page(
     assert "Game over" in page_text(answer)
     said = note(answer)
     # Only YAHTZEE left, 1 1 2 3 5 on the first roll: holding the 1s expects 77.5, a 0 now 76.0.
-    assert said.startswith("Holding 1 1 was worth 1.5 more than YAHTZEE (0).")
+    assert said.startswith("Holding 1 1 was worth 1.5 more expected points than YAHTZEE (0).")
     assert "Yours: Score 0 in YAHTZEE expect 76.0" in said

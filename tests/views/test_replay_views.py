@@ -121,6 +121,51 @@ def test_a_hold_step_shows_which_dice_were_held_and_the_best_hold(queen) -> None
         assert f"Best {best} (expects" in text
 
 
+def test_a_step_after_a_reroll_shows_the_turns_earlier_rolls_and_the_dice_kept(queen) -> None:
+    game = play_known_game(queen)
+    client = client_for(queen)
+
+    first = page_text(client.get(replay_url(game), {"step": 1}))
+    second = client.get(replay_url(game), {"step": 2})
+
+    assert "after roll 1 Roll 1: 6, 6, 1, 2, 3 Chosen Hold the two 6s" in first
+    assert (
+        "Turn 1 of 13, after roll 2 Roll 1 : 6, 6, 1, 2, 3; kept 6 and 6 "
+        "Roll 2: 6, 6, 6, 6, 6 Chosen Score 30 in Chance" in page_text(second)
+    )
+    kept = re.search(r'data-roll-number="1">.*?</li>', second.text, re.S)
+    assert kept is not None
+    assert re.findall(r'preview-die( is-held)?"', kept.group()) == [" is-held"] * 2 + [""] * 3
+
+
+def test_the_turns_say_in_words_which_cost_points_beside_a_legend(queen) -> None:
+    game = play_known_game(queen)
+
+    page = client_for(queen).get(replay_url(game))
+
+    assert (
+        "Go to a turn ✓ every decision of the turn was the best "
+        "✗ a decision of the turn cost points 1 2 3" in page_text(page)
+    )
+    named = re.findall(r'class="replay-turn[^"]*" aria-label="([^"]+)">(\d+)<', page.text)
+    assert named[:2] == [
+        ("Turn 1: a decision cost points", "1"),
+        ("Turn 2: a decision cost points", "2"),
+    ]
+
+
+def test_a_turn_played_best_throughout_is_named_so(queen) -> None:
+    from tests.trainer.trainer_support import hasty_game
+
+    game = hasty_game(queen, computers=["perfect"])
+
+    page = client_for(queen).get(replay_url(game, position=1))
+
+    named = re.findall(r'class="replay-turn is-best" aria-label="([^"]+)">', page.text)
+    assert named[:2] == ["Turn 1: every decision the best", "Turn 2: every decision the best"]
+    assert len(named) == 13
+
+
 def test_a_later_step_shows_the_card_so_far_and_the_end_shows_the_final_card(queen) -> None:
     game = play_known_game(queen)
     client = client_for(queen)
