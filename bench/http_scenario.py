@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, connections, transaction
+from django.db.models import ForeignObjectRel
 from django.test import Client
 from django.utils import timezone
 
@@ -121,7 +122,16 @@ def clear(console: Console | None = None) -> None:
     owned = Game.objects.filter(owner__in=players).values("id")
     dependants = [r.related_model for r in Game._meta.related_objects]
     dependants.sort(key=lambda model: model is Seat)
+    # Rows that point at the seats (the trainer's positions and harvests of the games finished).
+    of_seats = [
+        (f.related_model, f.field.name)
+        for f in Seat._meta.get_fields(include_hidden=True)
+        if isinstance(f, ForeignObjectRel)
+    ]
     with transaction.atomic():
+        for model, field in of_seats:
+            rows = model._base_manager.filter(**{f"{field}__game_id__in": owned})
+            rows._raw_delete(connection.alias)
         for model in dependants:
             model._base_manager.filter(game_id__in=owned)._raw_delete(connection.alias)
         Game.objects.filter(id__in=owned)._raw_delete(connection.alias)

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from games import rules, strategy
 from games.daily import clock as daily_clock
 from games.models import (
     TURN_LIMITS,
+    Game,
     GameStatus,
     Grading,
     HighScorePeriod,
@@ -172,13 +175,22 @@ def _skip_label(seated: SeatedGame, match: rules.Match) -> str:
     return "Skip those still to roll for first"
 
 
-def accuracy_context(seat: Seat) -> dict[str, Any]:
+GRADE_AWAITED = timedelta(minutes=2)
+"""How long after a game finishes its page keeps asking for the grade (the worker grades it
+within a second or two; past this, it shows when the page is next drawn)."""
+
+
+def accuracy_context(seat: Seat, game: Game) -> dict[str, Any]:
     """The game-over line of ``seat``'s accuracy: the figure, whether it is the estimate, or
-    that it is still to work out (the page then asks for it: ``games.review.grading``)."""
+    that the task worker is still working it out (``games.review.tasks``), and whether the
+    page should ask again for it in a second."""
+    pending = seat.ungraded
+    recent = game.finished_at is not None and timezone.now() - game.finished_at < GRADE_AWAITED
     return {
         "accuracy": seat.accuracy,
         "accuracy_estimate": seat.grading == Grading.ESTIMATE,
-        "accuracy_pending": seat.ungraded,
+        "accuracy_pending": pending,
+        "accuracy_awaited": pending and recent,
     }
 
 
@@ -330,7 +342,7 @@ def game_context(
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,
-        **(accuracy_context(seat) if finished else {}),
+        **(accuracy_context(seat, game) if finished else {}),
         "high_score": high_score,
         "celebrations": news,
         "moves": [describe_move(move, name=names.get(move.seat_id, "")) for move in moves],

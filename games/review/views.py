@@ -20,9 +20,9 @@ from games import rules, store
 from games.errors import GameError, GameNotFound, status_for
 from games.models import GameStatus, Seat
 from games.play.presenters import accuracy_context, game_urls, play_url
-from games.review import card_image, grading, replays, sharing
+from games.review import card_image, replays, sharing
 from games.scores import charts
-from games.web import redirect_to
+from games.web import redirect_to, seated_or_404
 from yahtzee_site import numbers
 
 COSTLIEST = 3
@@ -77,23 +77,23 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
 
 
 @login_required
-@require_POST
+@require_safe
 def grade(request: AuthedRequest, game_id: int) -> HttpResponse:
-    """The viewer's accuracy in a finished game, graded now if it is not yet (the move that
-    ends a game leaves that for later: ``games.review.grading``). The game-over
-    section asks for it as it shows; for htmx the line alone, else back to the game."""
-    try:
-        seated = grading.grade_pending(game_id=game_id, user=request.user)
-    except GameNotFound as exc:
-        raise Http404(str(exc)) from exc
+    """The viewer's accuracy in a finished game, as the task worker graded it (never graded
+    here: ``games.review.tasks``). The game-over section asks for it while it is being worked
+    out; for htmx the line alone (which asks again a second later while it is still to come),
+    else back to the game."""
+    seated = seated_or_404(game_id, request.user)
     seat = seated.seat_of(request.user)
     if seated.game.status != GameStatus.FINISHED or seat is None:
         raise Http404("Only a finished game's cards are graded.")
     if not request.htmx:
         return redirect_to(request, play_url(game_id))
     context = {"game": seated.game, "seat": seat, "urls": game_urls(game_id)}
-    context |= accuracy_context(seat)
-    return render(request, "games/play/accuracy_answer.html", context, using="jinja2")
+    context |= accuracy_context(seat, seated.game)
+    response = render(request, "games/play/accuracy_answer.html", context, using="jinja2")
+    response["Cache-Control"] = "no-store"  # asked again until the grade is there
+    return response
 
 
 # --- The replay, step by step ------------------------------------------------------------

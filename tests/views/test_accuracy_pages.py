@@ -1,5 +1,5 @@
-"""Accuracy where a player sees it: at game over (asked for by the page when the last move left
-it for later), on the dashboard's finished games, in the analysis, as the trend of the
+"""Accuracy where a player sees it: at game over (the page asks for it until the task worker
+has worked it out), on the dashboard's finished games, in the analysis, as the trend of the
 player's page, and explained on the help page with the computer players' measured figures."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import rules
 from games.models import Game, Grading, Score, Seat
-from games.review import grading
+from games.play import presenters
+from games.review import tasks
 from games.scores.presenters import accuracy_trend
 from games.tables import services
 from tests.factories import HTMX, client_for, finished_game, make_user, page_text, play_out
@@ -30,10 +32,10 @@ def graded(user, accuracies: list[float], *, how: str = Grading.EXACT) -> None:
 
 
 def graded_out(game: Game, player, *, seed: int) -> float:
-    """``game`` played to its end by a beginner and graded, as its game-over page asks: the
-    accuracy of its first seat."""
+    """``game`` played to its end by a beginner and graded, as the task worker grades it once
+    the last move commits: the accuracy of its first seat."""
     play_out(game, player, bot="beginner", seed=seed)
-    grading.grade_pending(game_id=game.pk, user=player)
+    tasks.grade_game.call(game_id=game.pk)
     accuracy = Seat.objects.get(game=game, position=0).accuracy
     assert accuracy is not None
     return accuracy
@@ -50,7 +52,7 @@ def test_game_over_shows_the_accuracy_with_a_link_to_the_analysis(player, alice_
     line = page.text.split('id="game-accuracy"', 1)[1].split("</p>", 1)[0]
     assert f"Accuracy {accuracy:.1f}% · see the analysis" in page_text("<p " + line)
     assert f'href="/play/{game.pk}/analysis/0/"' in line
-    assert "estimate" not in line and "hx-post" not in line
+    assert "estimate" not in line and "hx-get" not in line
 
 
 def last_scoring_due(match: rules.Match) -> bool:
@@ -60,35 +62,39 @@ def last_scoring_due(match: rules.Match) -> bool:
     )
 
 
-def last_score(client, game: Game, player, *, seed: int) -> str:
+def last_score(client, game: Game, player, *, seed: int, callbacks) -> str:
     """``game`` played to its last box, which ``client`` scores by htmx; the answer checked to
-    be the game over that asks for its grade as it shows. The grade's address."""
+    be the game over that asks for its grade a second later (it has not waited for it), the
+    grading task enqueued for after the commit (``callbacks``). The grade's address."""
     table = play_out(game, player, bot="beginner", seed=seed, until=last_scoring_due)
     (box,) = [b.value for b in rules.CATEGORIES if b not in table.match().sheets[-1].cards[0]]
 
-    ended = client.post(
-        reverse("games:score", args=[game.pk]),
-        {"version": table.game.version, "box": box},
-        headers=HTMX,
-    )
+    with callbacks(execute=True) as committed:
+        ended = client.post(
+            reverse("games:score", args=[game.pk]),
+            {"version": table.game.version, "box": box},
+            headers=HTMX,
+        )
+        assert set(Seat.objects.filter(game=game).values_list("grading", flat=True)) == {""}
 
+    assert committed, "the grading is asked for once the move commits"
     assert "Game over" in ended.text
     grade_url = reverse("games:grade", args=[game.pk])
-    assert f'hx-post="{grade_url}" hx-trigger="load"' in ended.text
+    assert f'hx-get="{grade_url}" hx-trigger="load delay:1s"' in ended.text
     assert "Accuracy: being worked out…" in page_text(ended)
     return grade_url
 
 
-def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
-    player, alice_client
+def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_the_worker(
+    player, alice_client, django_capture_on_commit_callbacks
 ) -> None:
     game = services.start_game(owner=player, guests=["Ann"])
 
-    grade_url = last_score(alice_client, game, player, seed=12)
-
-    assert set(Seat.objects.filter(game=game).values_list("grading", flat=True)) == {""}
-
-    answer = alice_client.post(grade_url, headers=HTMX)
+    grade_url = last_score(
+        alice_client, game, player, seed=12, callbacks=django_capture_on_commit_callbacks
+    )
+    # The callbacks ran on leaving: the worker (run at once in tests) has graded both cards.
+    answer = alice_client.get(grade_url, headers=HTMX)
 
     mine, ann = Seat.objects.filter(game=game).order_by("position")
     assert ann.grading == mine.grading == Grading.ESTIMATE
@@ -96,46 +102,60 @@ def test_the_last_move_of_a_game_of_several_leaves_the_grading_to_its_page(
         f"Accuracy {mine.accuracy:.1f}% · see the analysis "
         "An estimate: Triple, or a game of several."
     )
-    assert 'id="game-accuracy"' in answer.text and "hx-post" not in answer.text
+    assert 'id="game-accuracy"' in answer.text and "hx-get" not in answer.text
     again = alice_client.get(reverse("games:play", args=[game.pk]))
     assert f"Accuracy {mine.accuracy:.1f}%" in page_text(again)
 
 
-def test_the_last_score_of_a_game_alone_answers_before_its_grade_then_the_page_asks(
-    player, alice_client
-) -> None:
+def test_the_page_asks_again_while_the_grade_is_still_to_come(player, alice_client) -> None:
     game = services.start_game(owner=player)
+    play_out(game, player, bot="beginner", seed=18)  # its commit's grading never ran
+    url = reverse("games:grade", args=[game.pk])
 
-    grade_url = last_score(alice_client, game, player, seed=18)
+    waiting = alice_client.get(url, headers=HTMX)
 
-    assert Seat.objects.get(game=game).grading == Grading.PENDING
-    answer = alice_client.post(grade_url, headers=HTMX)
+    assert Seat.objects.get(game=game).grading == Grading.PENDING  # asking grades nothing
+    assert f'hx-get="{url}" hx-trigger="load delay:1s"' in waiting.text
+    assert waiting["Cache-Control"] == "no-store"
+    tasks.grade_game.call(game_id=game.pk)
     seat = Seat.objects.get(game=game)
-    assert seat.grading == Grading.EXACT and seat.accuracy is not None
+    answer = alice_client.get(url, headers=HTMX)
     assert page_text(answer) == f"Accuracy {seat.accuracy:.1f}% · see the analysis"
 
 
-def test_grading_by_hand_without_javascript_goes_back_to_the_game(player, alice_client) -> None:
+def test_a_page_long_after_the_game_stops_asking_and_offers_a_reload(
+    player, alice_client, monkeypatch
+) -> None:
+    game = services.start_game(owner=player)
+    play_out(game, player, bot="beginner", seed=19)
+    later = Game.objects.get(pk=game.pk).finished_at + presenters.GRADE_AWAITED
+    monkeypatch.setattr(timezone, "now", lambda: later)
+
+    page = alice_client.get(reverse("games:play", args=[game.pk]))
+
+    line = page.text.split('id="game-accuracy"', 1)[1].split("</p>", 1)[0]
+    assert "hx-get" not in line
+    assert "Accuracy: being worked out… Show it" in page_text("<p " + line)
+
+
+def test_without_javascript_the_grade_link_goes_back_to_the_game(player, alice_client) -> None:
     game = services.start_game(owner=player, computers=["good"])
     play_out(game, player, bot="good", seed=13)
 
-    answer = alice_client.post(reverse("games:grade", args=[game.pk]))
+    answer = alice_client.get(reverse("games:grade", args=[game.pk]))
 
     assert answer.status_code == 302 and answer["Location"] == f"/play/{game.pk}/"
-    assert Seat.objects.filter(game=game, grading=Grading.ESTIMATE).count() == 2
 
 
-def test_only_a_seated_player_may_ask_and_only_by_post_of_a_finished_game(
-    player, alice_client
-) -> None:
+def test_only_a_seated_player_may_ask_and_only_of_a_finished_game(player, alice_client) -> None:
     finished = services.start_game(owner=player, computers=["good"])
     play_out(finished, player, seed=14)
     open_game = services.start_game(owner=player)
     url = reverse("games:grade", args=[finished.pk])
 
-    assert alice_client.get(url).status_code == 405
-    assert client_for(make_user("mallory")).post(url, headers=HTMX).status_code == 404
-    assert alice_client.post(reverse("games:grade", args=[open_game.pk])).status_code == 404
+    assert alice_client.post(url).status_code == 405
+    assert client_for(make_user("mallory")).get(url, headers=HTMX).status_code == 404
+    assert alice_client.get(reverse("games:grade", args=[open_game.pk])).status_code == 404
     assert not Seat.objects.filter(game=finished).exclude(grading="").exists()
 
 
