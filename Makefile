@@ -15,9 +15,16 @@ PYTHON ?= $(shell for c in python3.14 python3.13 python3.12 python3 \
 	p=$$(command -v $$c 2>/dev/null) || continue; \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; done)
 
+# Where mail links to (the turn mail's game, unsubscribe and options links): where `make run`
+# serves, unless SITE_URL is set (the name other machines reach this one by, a proxy in front).
+# HOST 0.0.0.0 or :: listens everywhere, which is no address to link to: localhost instead.
+LINK_HOST = $(if $(filter 0.0.0.0 ::,$(HOST)),localhost,$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)))
+SITE_URL ?= http://$(LINK_HOST):$(PORT)
+
 # One machine, plain http on localhost: mail (activation, password reset) goes to the console.
 RUN_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY_FILE=var/secret_key \
-	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key DAILY_DICE_KEY_FILE=var/daily_dice_key
+	SERIAL_HMAC_KEY_FILE=var/serial_hmac_key DAILY_DICE_KEY_FILE=var/daily_dice_key \
+	SITE_URL='$(SITE_URL)'
 
 .PHONY: help run dev test test-postgres fuzz bench lint mutation migrate strategy clean check-python
 
@@ -70,7 +77,7 @@ strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 run: migrate strategy
 	$(RUN_ENV) $(BIN)/python manage.py grade_games
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Serving on http://$(HOST):$(PORT)  (Ctrl-C to stop)"
+	@echo "Serving on http://$(HOST):$(PORT), mail linking to $(SITE_URL)  (Ctrl-C to stop)"
 	@workers=$(WORKERS); if [ -z "$$REDIS_URL" ]; then workers=1; \
 		echo "No REDIS_URL: one worker, so that every open page hears every move."; fi; \
 	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.asgi --worker-class yahtzee_site.asgi_worker.Worker \

@@ -77,7 +77,8 @@ def gunicorn(
         server = subprocess.Popen(
             command,
             cwd=settings.BASE_DIR,
-            env=server_env() | (env or {}),
+            # Mail links to where this serves (and the log has no warning that they are guessed).
+            env=server_env() | {"SITE_URL": f"http://127.0.0.1:{port}"} | (env or {}),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -10,6 +10,9 @@ deploy/gunicorn.conf.py that serves every page and move.
 - ``timeout`` is the workers' heartbeat here, not a request's limit: a stream lasts up to half
   an hour (games/play/stream.py, LIFETIME), then its page reconnects.
 - No ``max_requests``: recycling a worker would cut every stream it holds, for no leak seen.
+- The worker's own guards hold here too: ``ASGI_CONNECTIONS`` connections at most, and a
+  connection that has not sent its whole request within ``ASGI_REQUEST_TIMEOUT`` seconds
+  (10) is closed; an open stream is never cut by it (its request came whole).
 - Each stream is an open file: raise the node's limit (``ulimit -n`` / LimitNOFILE=65536 in
   the systemd unit) beyond the streams it should hold, and nginx's worker_connections too.
 """

@@ -6,7 +6,7 @@ import warnings
 
 from django.core.asgi import get_asgi_application
 
-from yahtzee_site import collector, wal
+from yahtzee_site import checks, collector, wal
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 
@@ -20,3 +20,4 @@ warnings.filterwarnings(
 application = get_asgi_application()
 collector.settle()  # the loaded site is never collected again (see the module)
 wal.settle()  # SQLite's log checkpointed between requests, not in one
+checks.say_at_start()  # gunicorn runs no system checks

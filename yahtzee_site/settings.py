@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "accounts",
     "games",
+    "yahtzee_site",  # the site's own system checks (yahtzee_site.checks)
 ]
 
 MIDDLEWARE = [
@@ -143,6 +144,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A redirect to the log-in page, whoever made it, kept under 2 KB (a long next= left out).
+    "yahtzee_site.login_redirect.ShortLoginRedirect",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -349,9 +352,12 @@ else:
 # The console was asked for explicitly: Django's deploy check against it has been answered.
 SILENCED_SYSTEM_CHECKS = ["mail.E001"] if EMAIL_CONSOLE_OK else []
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yahtzee <noreply@localhost>")
-# The site's address as mail links to it (a turn mail is sent where no request says it): the
-# first allowed host, over https unless HTTPS is off.
-SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/") or (
+# The site's address as mail links to it (a turn mail is sent where no request says it). Unset,
+# it is guessed: the first allowed host, over https unless HTTPS is off, which knows no port
+# nor a proxy's path; production says so (yahtzee_site.checks), and `make run` sets it.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+SITE_URL_GUESSED = not SITE_URL
+SITE_URL = SITE_URL or (
     f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0] if ALLOWED_HOSTS else 'localhost'}"
 )
 # The shared secret the mail provider's bounce webhook sends (``Authorization: Bearer …``);

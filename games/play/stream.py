@@ -21,6 +21,7 @@ import hashlib
 import json
 import random
 import threading
+import weakref
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ from django.views.decorators.http import require_GET
 from accounts import credentials
 from games.models import Game, GameStatus, Seat
 from games.play import broadcast, live
+from yahtzee_site import numbers
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -91,23 +93,32 @@ async def stream(request: HttpRequest, game_id: int) -> HttpResponseBase:
         return _refusal(Refused(503, "Live updates need the ASGI server: this page asks instead."))
     if not await broadcast.ready(resync):
         return _refusal(Refused(503, "Live updates are unavailable: this page asks instead."))
+    since = _since(request)
     # Listening before reading the version: a change committed in between is not missed.
     inbox = broadcast.hub.open(game_id=game_id)
+    answer: HttpResponseBase | None = None
     try:
-        opened = await sync_to_async(_open, thread_sensitive=False)(request, game_id)
-    except BaseException:
-        broadcast.hub.close(inbox)
-        raise
+        answer = await _stream_or_refusal(request, game_id, inbox, since=since)
+        return answer
+    finally:
+        # The inbox (and the account's slot) is given back unless a stream now owns it: on a
+        # refusal, and on any error or cancellation on the way, so no bug can use slots up.
+        if not isinstance(answer, StreamingHttpResponse):
+            broadcast.hub.close(inbox)
+
+
+async def _stream_or_refusal(
+    request: HttpRequest, game_id: int, inbox: broadcast.Inbox, *, since: int
+) -> HttpResponseBase:
+    opened = await sync_to_async(_open, thread_sensitive=False)(request, game_id)
     if isinstance(opened, Refused):
-        broadcast.hub.close(inbox)
         return _refusal(opened)
     if broadcast.hub.streams_of(opened.account_id) >= settings.LIVE_STREAMS_PER_ACCOUNT:
         # One account cannot take a node's streams for itself; its further pages ask instead.
-        broadcast.hub.close(inbox)
         return _refusal(Refused(429, "Too many pages of games open: this page asks instead."))
     broadcast.hub.for_account(inbox, opened.account_id)
     _keep_presence()
-    events = _Events(inbox, opened, since=_since(request))
+    events = _Events(inbox, opened, since=since)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -125,8 +136,10 @@ def _since(request: HttpRequest) -> int:
     """The version the page last saw: the browser's ``Last-Event-ID`` after a break, else the
     page's own ``?since=``; 0 (send the game's version at once) when neither is a number."""
     for given in (request.headers.get("Last-Event-ID"), request.GET.get("since")):
-        if given and given.isdigit() and len(given) < 19:
-            return int(given)
+        try:
+            return numbers.whole(given)
+        except numbers.NotANumber:
+            continue
     return 0
 
 
@@ -161,16 +174,20 @@ def _open(request: HttpRequest, game_id: int) -> Opened | Refused:
 
 class _Events:
     """The stream's body: an async iterator Django's ASGI handler sends as it goes, closed by
-    Django (``close``) however the stream ends, so its inbox is never left behind."""
+    Django (``close``) however the stream ends, so its inbox is never left behind. An answer
+    that is dropped unsent and unclosed (a middleware failing on the way out, the page gone
+    before it was sent) gives its inbox back when it is collected."""
 
     def __init__(self, inbox: broadcast.Inbox, opened: Opened, *, since: int) -> None:
         self.inbox, self.opened, self.since = inbox, opened, since
+        self._release = weakref.finalize(self, broadcast.hub.close, inbox)
+        self._release.atexit = False
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self._events()
 
     def close(self) -> None:
-        broadcast.hub.close(self.inbox)
+        self._release()
 
     async def _events(self) -> AsyncIterator[bytes]:
         inbox, opened = self.inbox, self.opened
@@ -212,7 +229,7 @@ class _Events:
                 except TimeoutError:
                     yield b": still here\n\n"
         finally:
-            broadcast.hub.close(inbox)
+            self._release()
 
     def _session_over(self) -> bool:
         inbox, opened = self.inbox, self.opened
