@@ -69,7 +69,8 @@ migrate: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 strategy: $(VENV)/.runtime var/secret_key var/serial_hmac_key var/daily_dice_key
 	$(RUN_ENV) $(BIN)/python manage.py build_strategy
 
-# One ASGI server for everything (pages, moves and the games' streams of changes), as a user's
+# One ASGI server for everything (pages, moves and the games' streams of changes), and beside it
+# the task worker (mail, grading, the trainer's harvest: manage.py run_tasks), as a user's
 # machine wants it. Without REDIS_URL a move is told to the streams of its own process only,
 # so one worker serves all; with REDIS_URL, WORKERS of them (deploy/ splits pages and streams).
 # Games that finished before accuracy was graded, or that no page asked to grade, are graded
@@ -80,12 +81,16 @@ run: migrate strategy
 	@echo "Serving on http://$(HOST):$(PORT), mail linking to $(SITE_URL)  (Ctrl-C to stop)"
 	@workers=$(WORKERS); if [ -z "$$REDIS_URL" ]; then workers=1; \
 		echo "No REDIS_URL: one worker, so that every open page hears every move."; fi; \
-	umask 077 && $(RUN_ENV) $(BIN)/gunicorn yahtzee_site.asgi --worker-class yahtzee_site.asgi_worker.Worker \
+	umask 077; $(RUN_ENV) $(BIN)/python manage.py run_tasks --verbosity 1 & tasks=$$!; \
+	trap 'kill $$tasks 2>/dev/null; wait $$tasks 2>/dev/null' EXIT; \
+	$(RUN_ENV) $(BIN)/gunicorn yahtzee_site.asgi --worker-class yahtzee_site.asgi_worker.Worker \
 		--bind $(HOST):$(PORT) --workers $$workers --access-logfile - --forwarded-allow-ips=""
 
 dev: $(VENV)/.runtime
 	install -d -m 0700 var
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	@DEBUG=1 $(BIN)/python manage.py run_tasks --verbosity 1 & tasks=$$!; \
+	trap 'kill $$tasks 2>/dev/null; wait $$tasks 2>/dev/null' EXIT; \
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.dev

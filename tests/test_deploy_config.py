@@ -303,3 +303,14 @@ def test_nginx_refuses_an_address_more_requests_at_once_than_its_share(
 
     assert len(streams.held) == per_address  # each open stream passed on to the pool
     assert one_more == 429
+
+
+def test_the_task_workers_unit_runs_the_sites_worker_command() -> None:
+    from django.core.management import get_commands
+
+    unit = (DEPLOY / "yahtzee-tasks.service").read_text()
+    (start,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    command = start.split("manage.py", 1)[1].split()[0]
+
+    assert command == "run_tasks" and get_commands()[command] == "games"
+    assert "Restart=always" in unit
