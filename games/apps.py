@@ -14,12 +14,14 @@ class GamesConfig(AppConfig):
         from games.play import stream
         from games.review import events as review
         from games.scores import events as scores
+        from games.tables import events as tables
         from games.trainer import events as trainer
 
-        # What a move did, told to each room that listens (``games.events``): the high scores
-        # and the day's results in the move's transaction, then the pages, the turn mail, the
-        # grading and the trainer's harvest once it commits.
-        for room in (scores, daily, play, review, trainer):
+        # What a move did, told to each room that listens (``games.events``): the high scores,
+        # the day's results, the trial games given back and the coach's note in the move's
+        # transaction; the pages, the turn mail, the grading and the trainer's harvest once it
+        # commits.
+        for room in (scores, daily, tables, play, review, trainer):
             room.subscribe()
 
         # A game's stream ends with its session: logged out, the password changed, the account

@@ -7,7 +7,7 @@ are the requests' own troubles: no such game, a stale page, malformed input.
 
 from __future__ import annotations
 
-from games.rules.errors import IllegalMove, MatchOver, NotHost, OutOfTurn
+from games.rules.errors import IllegalMove, MatchOver, NoHelpHere, NotHost, OutOfTurn
 
 
 class GameError(Exception):
@@ -41,6 +41,7 @@ ERROR_STATUS: dict[type[Exception], int] = {
     NotHost: 403,  # only the host may do that
     OutOfTurn: 409,  # not now: another player is to act
     MatchOver: 409,
+    NoHelpHere: 409,  # the request is fine; this game gives no such help
     StaleGame: 409,
     GameNotInProgress: 409,
     ChallengeClosed: 409,  # the day's challenge is over: the game no longer counts

@@ -14,9 +14,9 @@ from typing import Any
 from games import rules
 from games.models import Move, MoveAction
 
-NOT_KEPT = (rules.HeldDice, rules.Started)
-"""Events that are no row: a hold (kept in the re-roll's row), and how the match was set up
-(the game row's kind and its seats)."""
+NOT_KEPT = (rules.HeldDice, rules.Started, rules.Hinted)
+"""Events that are no row: a hold (kept in the re-roll's row), how the match was set up (the
+game row's kind and its seats), and a hint shown (counted on its seat: ``Seat.hints``)."""
 
 
 def row(event: rules.MatchEvent, *, round: int) -> dict[str, Any]:

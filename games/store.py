@@ -14,12 +14,13 @@ undo would take back); the whole log is the ``Move`` table, which ``replay`` pla
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -126,7 +127,15 @@ def setup(game: Game, seats: Sequence[Seat]) -> rules.Started:
         else position
         for position, seat in enumerate(seats)
     )  # fmt: skip
-    return rules.Started(game.kind, len(seats), game.roll_for_first, host, players, game.turn_limit)
+    return rules.Started(
+        game.kind,
+        len(seats),
+        game.roll_for_first,
+        host,
+        players,
+        game.turn_limit,
+        challenge=game.challenge_day is not None,
+    )
 
 
 def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
@@ -158,6 +167,7 @@ def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
         ),
         players=started.players,
         turn_limit=started.turn_limit,
+        challenge=started.challenge,
     )
     if game.undo and phase is rules.MatchPhase.PLAYING:
         return _with_undo(now, game.undo)
@@ -281,16 +291,10 @@ def _changed(instance: Game | Seat, columns: dict[str, Any]) -> list[str]:
     return changed
 
 
-def save(
-    table: SeatedGame,
-    after: rules.Match,
-    coaching: Coaching | None = None,
-    *,
-    by: User | None = None,
-) -> Moved:
+def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Moved:
     """Write what ``after`` changed of the loaded game (inside the action's transaction, the
-    game row locked): state columns, new events as ``Move`` rows numbered by the version each
-    made, what the coach made of the action (``coaching``). What the move did, ``by`` whom."""
+    game row locked): state columns, the hints shown, new events as ``Move`` rows numbered by
+    the version each made. What the move did, ``by`` whom."""
     game, seats, before = table.game, table.seats, table.loaded
     new_events = after.log[len(before.log) :] if before is not None else after.log
     logged = [e for e in new_events if not isinstance(e, moves.NOT_KEPT)]
@@ -298,12 +302,15 @@ def save(
     if after.is_over and "status" in changed:
         game.finished_at = timezone.now()
         changed.append("finished_at")
+    hinted = Counter(e.seat for e in new_events if isinstance(e, rules.Hinted))
     seat_changes = [
-        (s, _changed(s, _seat_columns(after, p, s) | (coaching.columns(p) if coaching else {})))
+        (s, _changed(s, _seat_columns(after, p, s) | {"hints": s.hints + hinted[p]}))
         for p, s in enumerate(seats)
     ]
-    # The on-turn flag is the dashboard's copy of who may move: no page of the game shows it.
-    shown = changed or logged or any(set(fields) - {"on_turn"} for _, fields in seat_changes)
+    # The on-turn flag is the dashboard's copy of who may move, the hints a mark for the high
+    # scores: no page of the game shows either, and neither moves the game's version on.
+    unseen = {"on_turn", "hints"}
+    shown = changed or logged or any(set(fields) - unseen for _, fields in seat_changes)
     first_seq = game.version + 1
     writes: list[prepared.Write] = []
     if shown:
@@ -326,6 +333,57 @@ def save(
     return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=bool(shown))
 
 
+# --- Before the match begins: the table laid, seats taken, given up and kept ----------------
+
+
+def lay(game: Game, seats: list[Seat]) -> Game:
+    """A table laid for a game that waits for players: its rows, as laid."""
+    game.save(force_insert=True)
+    Seat.objects.bulk_create(seats)
+    return game
+
+
+def seat_taken(seat: Seat) -> Seat:
+    """A seat taken at a game still waiting for players (``seat.position`` the next free)."""
+    seat.save(force_insert=True)
+    return seat
+
+
+def seat_given_up(table: SeatedGame, seat: Seat) -> SeatedGame:
+    """``seat`` leaves a game that has not started; the others close ranks."""
+    seat.delete()
+    seats = [other for other in table.seats if other.pk != seat.pk]
+    _renumber(seats)
+    return replace(table, seats=seats)
+
+
+def seats_kept(table: SeatedGame, keep: list[Seat]) -> SeatedGame:
+    """As the host starts a game: the seats of ``table`` not in ``keep`` go, those kept are
+    numbered again in their order, and each one's use of a trial game is written."""
+    kept = {seat.pk for seat in keep}
+    Seat.objects.filter(game=table.game).exclude(pk__in=kept).delete()
+    Seat.objects.bulk_update(keep, ["used_trial_game"])
+    _renumber(keep)
+    return seated(table.game, keep)
+
+
+def trial_games_returned(seats: Sequence[Seat]) -> None:
+    """``seats`` no longer hold a trial game of their accounts' (given back)."""
+    for seat in seats:
+        seat.used_trial_game = False
+    Seat.objects.bulk_update(list(seats), ["used_trial_game"])
+
+
+def _renumber(seats: Sequence[Seat]) -> None:
+    """Number ``seats`` 0, 1, 2, … again in their order, so that a position is also the seat's
+    place in the turn order. One at a time, lowest first: each moves into a place already
+    freed, whatever order the database checks uniqueness in."""
+    for position, seat in enumerate(seats):
+        if seat.position != position:
+            seat.position = position
+            seat.save(update_fields=["position"])
+
+
 def touch(game: Game, *changed: str) -> None:
     """A change to a game before its match begins (a seat taken, an invitation withdrawn, a
     rematch offered), with the fields it ``changed``: the version moves on (the caller tells
@@ -345,11 +403,16 @@ def close_waiting(table: SeatedGame) -> SeatedGame:
     return table
 
 
-def count_hint(table: SeatedGame, position: int) -> None:
-    """A hint was shown to the seat at ``position``: a score played with hints is marked."""
-    seat = table.seats[position]
-    Seat.objects.filter(pk=seat.pk).update(hints=F("hints") + 1)
-    seat.hints += 1
+def keep_coaching(seats: Sequence[Seat], coaching: Coaching) -> None:
+    """What the coach made of a move (``games.play.coach``) on its seat (of the game's
+    ``seats``): the note to show, and that the seat played with the coach."""
+    seat = seats[coaching.position]
+    columns = {name: value for name, value in coaching.columns(coaching.position).items()
+               if getattr(seat, name) != value}  # fmt: skip
+    if columns:
+        Seat.objects.filter(pk=seat.pk).update(**columns)
+        for name, value in columns.items():
+            setattr(seat, name, value)
 
 
 def replay(game: Game) -> rules.Match:

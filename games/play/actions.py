@@ -1,10 +1,12 @@
-"""One game in progress, and the one door every action on it goes through.
+"""One game in progress, and the one door every action on it goes through: ``act``.
 
 Like boardgame.io's master: load the game (locked), check the version the player saw, say which
 seat the request speaks for, let the ``Match`` play the action (every rule is checked there, and
-nowhere else), let the coach grade a person's decision (``games.play.coach``: the player's
-option), save what it made (``store.save``, which also tells every open page). A person's
-move, a guest's at the host's screen, a computer's step and a throw for first alike.
+nowhere else: a challenge's "no help", the seat limit, a zero to confirm), save what it made
+(``store.save``), and tell every room that listens what the move did (``games.events``: the
+high scores, the day's results, the open pages, the coach, the turn mail, grading, the trainer).
+A person's move, a guest's at the host's screen, a hint, a computer's steps, a throw for first,
+a skip, a resignation and the host's end alike; the functions below only say what to ask.
 """
 
 from __future__ import annotations
@@ -17,43 +19,28 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import licensing
 from accounts.models import User
 from games import advice, events, rules, store, strategy
-from games.coaching import Coaching
 from games.daily import clock as daily_clock
 from games.daily import dice as daily_dice
-from games.errors import GameError, GameNotInProgress, StaleGame
-from games.models import GameStatus, Move, Seat
-from games.play import coach
+from games.errors import GameNotInProgress, StaleGame
+from games.models import GameStatus
 from games.rules import actions
 from games.store import SeatedGame
 
-Choose = Callable[[rules.Match, rules.Player], rules.Action]
-"""What the request asks, given the match and the seat of the person asking."""
+
+@dataclass(frozen=True)
+class ComputersTurn:
+    """The computer's next step (a roll, a hold and a roll, or a box), or with ``to_the_end``
+    each step until a person is on turn. Asked against an older version it does nothing: the
+    pages of several players may ask for the same step at once."""
+
+    to_the_end: bool = False
 
 
-def _load(
-    game_id: int, user: User, version: int | None, now: datetime | None = None
-) -> tuple[SeatedGame, rules.Match]:
-    """The game, locked, at the version the request was made against (``None``: any, for an
-    action meant to be taken whatever the page showed), with its match; a game of a day's
-    challenge only while that day lasts (``now``: the clock, for tests)."""
-    table = store.load(game_id=game_id, user=user, lock=True)
-    _verify_counts(table, now)
-    if version is not None and version != table.game.version:
-        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
-    if table.loaded is None:
-        raise GameNotInProgress("This game has not started yet.")
-    return table, table.loaded
-
-
-def _verify_counts(table: SeatedGame, now: datetime | None) -> None:
-    """Refuse to move a game of a day's challenge once its day is over (``ChallengeClosed``):
-    it no longer counts, and from midnight the day's dice and perfect play on them are shown
-    to anyone (``games.daily``). Only abandoning it is left (``abandon_game`` does not ask)."""
-    if table.game.status == GameStatus.IN_PROGRESS:
-        daily_clock.verify_open(table.game.challenge_day, now)
+Asked = rules.Action | ComputersTurn
+Choose = Callable[[SeatedGame, rules.Player], Asked]
+"""What the request asks, given the table and the seat of the person asking."""
 
 
 def act(
@@ -67,28 +54,38 @@ def act(
 ) -> SeatedGame:
     """Play what ``choose`` asks for ``user`` and save it: the door of every action.
 
-    The dice are chosen here and nowhere else: a day's challenge throws the day's dice for the
-    positions the action throws (``games.daily.dice``), any other game ``dice`` or the system's.
-    A day's challenge moves only while its day lasts (at ``now``, the clock unless given).
+    ``version`` is the one the request was made against (``None``: any, for an action meant
+    whatever the page showed: a throw for first). A day's challenge moves only while its day
+    lasts (at ``now``, the clock unless given). The dice are chosen here and nowhere else: a
+    day's challenge throws the day's dice for the positions the action throws
+    (``games.daily.dice``), any other game ``dice`` or the system's.
     """
-    table, match = _load(game_id, user, version, now)
-    action = choose(match, table.position_of(user))
-    thrown = daily_dice.source_for(table.game.challenge_day, match, action)
-    after = match.act(action, thrown or dice or rules.system_dice)
-    return _saved(table, after, coach.review(table, match, action, user))
+    table = store.load(game_id=game_id, user=user, lock=True)
+    match = table.loaded
+    if match is None:
+        raise GameNotInProgress("This game has not started yet.")
+    asked = choose(table, table.position_of(user))
+    if table.game.status == GameStatus.IN_PROGRESS and not isinstance(asked, actions.End):
+        # A day's challenge no longer counts once its day is over: it may only be abandoned.
+        daily_clock.verify_open(table.game.challenge_day, now)
+    if version is not None and version != table.game.version:
+        if isinstance(asked, ComputersTurn):
+            return table  # another page asked for this step first
+        raise StaleGame("The game has moved on since this page was shown; here is where it is now.")
+    if isinstance(asked, ComputersTurn):
+        after = _computers_steps(table, match, to_the_end=asked.to_the_end)
+    else:
+        thrown = daily_dice.source_for(table.game.challenge_day, match, asked)
+        after = match.act(asked, thrown or dice or rules.system_dice)
+    if after is match:
+        return table
+    return _saved(table, after, by=user)
 
 
-def _saved(
-    table: SeatedGame,
-    after: rules.Match,
-    coaching: Coaching | None = None,
-    *,
-    by: User | None = None,
-) -> SeatedGame:
-    """``store.save`` (with what the coach made of the move), every room that listens told of
-    the move (``games.events``), and what the page shows of the move just made (a roll or a
-    scoring)."""
-    moved = store.save(table, after, coaching, by=by)
+def _saved(table: SeatedGame, after: rules.Match, *, by: User | None) -> SeatedGame:
+    """``store.save``, every room that listens told of the move, and what the page shows of the
+    move just made (a roll or a scoring)."""
+    moved = store.save(table, after, by=by)
     events.tell(moved)
     saved = replace(table, loaded=after)
     shown = [e for e in moved.events if isinstance(e, rules.Rolled | rules.Scored)]
@@ -115,6 +112,7 @@ def begin(table: SeatedGame, *, by: User | None = None) -> SeatedGame:
         host=started.host,
         players=started.players,
         turn_limit=started.turn_limit,
+        challenge=started.challenge,
         dice=rules.system_dice,
     )
     return _saved(replace(table, loaded=None), match, by=by)
@@ -131,6 +129,10 @@ def scoring_of(scored: rules.Scored) -> rules.Scoring:
         joker=scored.joker,
         upper_bonus=scored.upper_bonus,
     )
+
+
+def _asking(action: Asked) -> Choose:
+    return lambda *_: action
 
 
 # --- A turn ---------------------------------------------------------------------------------
@@ -177,14 +179,6 @@ def roll_dice(
     )
 
 
-class ZeroNeedsConfirmation(GameError):
-    """Scoring would put a zero in the box; the player is asked first."""
-
-    def __init__(self, seated: SeatedGame, box: str, column: int) -> None:
-        self.seated, self.box, self.column = seated, rules.Box(box), column
-        super().__init__(f"Score 0 in {self.box.label}?")
-
-
 @transaction.atomic
 def score_box(
     *,
@@ -198,14 +192,16 @@ def score_box(
 ) -> SeatedGame:
     """Fill ``box`` with the dice on the table, end the turn, and end the game after the last.
 
-    With ``confirm_zero``, a scoring that would enter a zero raises ``ZeroNeedsConfirmation``
-    instead, changing nothing.
+    With ``confirm_zero``, a scoring that would enter a zero is refused with the question
+    (``rules.ZeroToConfirm``), changing nothing.
     """
-    table, match = _load(game_id, user, version, now)
-    scoring = actions.Score(table.position_of(user), box, column)
-    if confirm_zero and match.verify_score(match.seat_for(scoring.by), box, column) == 0:
-        raise ZeroNeedsConfirmation(table, box, column)
-    return _saved(table, match.act(scoring), coach.review(table, match, scoring, user))
+    return act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Score(by, box, column, ask_before_zero=confirm_zero),
+        now=now,
+    )
 
 
 @transaction.atomic
@@ -227,28 +223,26 @@ def undo_score(
 def take_hint(
     *, game_id: int, user: User, version: int, now: datetime | None = None
 ) -> tuple[SeatedGame, strategy.Hint]:
-    """The best move for the dice on the table, and the next ones, for the player on turn.
+    """The best move for the dice on the table, and the next ones, for the player on turn
+    (where the match gives help: never in a challenge).
 
     The hint is counted on the seat: a score played with hints is marked so in the high
     scores. It changes nothing else, so the game's version stays as it is.
     """
-    table, match = _load(game_id, user, version, now)
-    if table.game.challenge_day is not None:
-        raise NoHintsInChallenge(
-            "No hints in the daily challenge: everyone plays the same dice on their own."
-        )
-    by = table.position_of(user)
-    match.verify_hint(by)
-    seat = match.seat_for(by)
+    table = act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=lambda _, by: actions.Hint(by),
+        now=now,
+    )
+    match = table.match()
+    seat = match.on_turn
+    assert seat is not None  # the hint was shown to the seat on turn
     found = advice.advisor().hint(
         match.sheets[seat], match.turn, players=match.seats, alternatives=2
     )
-    store.count_hint(table, seat)
     return table, found
-
-
-class NoHintsInChallenge(GameError):
-    """A hint asked for in a game of the daily challenge, where nobody gets one."""
 
 
 # --- The draw for first ---------------------------------------------------------------------
@@ -291,24 +285,26 @@ def play_computer(
     to_the_end: bool = False,
     now: datetime | None = None,
 ) -> SeatedGame:
-    """Play the computer's next step (a roll, a hold and a roll, or a box), or with
-    ``to_the_end`` every step until a person is on turn (or the game is over), through the
-    same door as a person's move. A request made against an older version does nothing: the
-    pages of several players may ask for the same step at once."""
-    table = store.load(game_id=game_id, user=user, lock=True)
-    match = table.loaded
-    if match is None:
-        raise GameNotInProgress("This game has not started yet.")
-    if table.game.status != GameStatus.IN_PROGRESS:
-        raise GameNotInProgress("This game is over.")
-    _verify_counts(table, now)
+    """Play the computer's next step, or with ``to_the_end`` every step until a person is on
+    turn (or the game is over), through the same door as a person's move (``ComputersTurn``)."""
+    return act(
+        game_id=game_id,
+        user=user,
+        version=version,
+        choose=_asking(ComputersTurn(to_the_end)),
+        now=now,
+    )
+
+
+def _computers_steps(table: SeatedGame, match: rules.Match, *, to_the_end: bool) -> rules.Match:
+    if match.is_over:
+        match._verify_seat(0)  # says how it ended
     after = match
-    if table.game.version == version:
-        while after.computer_on_turn:
-            after = after.act(_computers_choice(table, after), rules.system_dice)
-            if not to_the_end:
-                break
-    return _saved(table, after) if after is not match else table
+    while after.computer_on_turn:
+        after = after.act(_computers_choice(table, after), rules.system_dice)
+        if not to_the_end:
+            break
+    return after
 
 
 def _computers_choice(table: SeatedGame, match: rules.Match) -> rules.Action:
@@ -343,9 +339,12 @@ def resign(*, game_id: int, user: User, version: int, now: datetime | None = Non
 def skip_turn(*, game_id: int, user: User, version: int, now: datetime | None = None) -> SeatedGame:
     """Skip whoever keeps the game waiting past its time limit: the player on turn (a zero
     where ``rules.skipped_box`` says), or in the draw for first everyone still to throw."""
-    table, match = _load(game_id, user, version, now)
-    idle = ((now or timezone.now()) - table.game.updated_at).total_seconds()
-    return _saved(table, match.act(actions.Skip(_own(table.position_of(user)), idle=idle)))
+
+    def skipping(table: SeatedGame, by: rules.Player) -> rules.Action:
+        idle = ((now or timezone.now()) - table.game.updated_at).total_seconds()
+        return actions.Skip(_own(by), idle=idle)
+
+    return act(game_id=game_id, user=user, version=version, choose=skipping, now=now)
 
 
 def _own(by: rules.Player) -> int:
@@ -365,31 +364,28 @@ class Abandoned:
 
 @transaction.atomic
 def abandon_game(*, game_id: int, user: User) -> Abandoned:
-    """End an unfinished game for good; it records no score. Only its host ends it for all;
-    another player may leave a game that has not started yet, freeing the seat. A game of a
-    day's challenge may be abandoned after its day too: abandoning moves nothing.
+    """End an unfinished game for good; it records no score. Only its host ends it for all
+    (``End``, refused by the Match to anyone else); another player may leave a game that has
+    not started yet, freeing the seat. A game of a day's challenge may be abandoned after its
+    day too: abandoning moves nothing.
 
-    A game abandoned before its first roll gives back the trial games it used: nothing was
-    played. The game row stays locked until the end, so it gives them back at most once.
+    A game abandoned before its first roll gives back the trial games it used (the tables
+    listen for that: ``games.tables.events``); the game row stays locked until the end, so at
+    most once.
     """
     from games.tables import services as tables
 
     table = store.load(game_id=game_id, user=user, lock=True)
-    game = table.game
-    if game.status == GameStatus.WAITING:
-        if game.owner_id != user.pk:
+    if table.game.status == GameStatus.WAITING:
+        if table.game.owner_id != user.pk:
             return Abandoned(seated=tables.leave(table, user), trial_games_given_back=0, left=True)
-        ended = tables.close(table)
-    else:
-        unplayed = not Move.objects.filter(game=game).exists()
-        ended = _saved(table, table.match().act(actions.End(_own(table.position_of(user)))))
-        if not unplayed:
-            return Abandoned(seated=ended, trial_games_given_back=0)
-    given_back = []
-    for seat in ended.seats:
-        if seat.used_trial_game and seat.user_id is not None:
-            licensing.give_back_trial_game(user_id=seat.user_id)
-            seat.used_trial_game = False
-            given_back.append(seat)
-    Seat.objects.bulk_update(given_back, ["used_trial_game"])
-    return Abandoned(seated=ended, trial_games_given_back=len(given_back))
+        return Abandoned(seated=tables.close(table), trial_games_given_back=0)
+    ended = act(
+        game_id=game_id, user=user, version=None, choose=lambda _, by: actions.End(_own(by))
+    )
+    given_back = sum(
+        1
+        for before, after in zip(table.seats, ended.seats, strict=True)
+        if before.used_trial_game and not after.used_trial_game
+    )
+    return Abandoned(seated=ended, trial_games_given_back=given_back)

@@ -18,12 +18,14 @@ and the note says so.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from collections.abc import Sequence
+from typing import Any
 
 from accounts.models import User
 from games import advice, rules, strategy
 from games.coaching import Coaching
-from games.rules import actions
+from games.events import Moved
+from games.models import PlayerKind
 from games.store import SeatedGame
 
 SHOWN = 3
@@ -32,52 +34,63 @@ SHOWN = 3
 ESTIMATE = "An estimate: exact play is known for Classic solitaire only."
 
 
-def review(
-    table: SeatedGame, before: rules.Match, action: rules.Action, user: User
-) -> Coaching | None:
-    """What the coach makes of ``action``, which ``user`` has just played on ``before``: a note
+def review(moved: Moved) -> Coaching | None:
+    """What the coach makes of the move ``moved``, made by its account (``moved.by``): a note
     for their seat (or none, the last one taken down), or ``None`` when nothing changes.
 
-    A decision made at the account's screen (theirs, graded; a guest's, not) replaces the
-    note, as an undo does (it takes the decision back); a turn's first roll decides nothing and
-    leaves it, as holding dice does."""
-    if not _decides(action, before):
+    A decision made at the account's screen (theirs, graded where the match allows the coach;
+    a guest's, not) replaces the note, as an undo does (it takes the decision back); a turn's
+    first roll decides nothing and leaves it, as holding dice does."""
+    before, user = moved.before, moved.by
+    decision = _decision(moved.events)
+    if before is None or user is None or decision is None:
         return None
-    position = table.position_of(user)
-    if position is None:
-        return None
-    coached = (
-        user.coach
-        and table.game.challenge_day is None
-        and before.on_turn == position  # their own move, not a guest's at their screen
-    )
-    if not coached or isinstance(action, actions.Undo):
-        return Coaching(position, None) if table.seats[position].coach_note else None
+    position = _own_seat(moved, user)
+    if position is None or before.player_of(decision.seat) != position:
+        return None  # not a decision made at their screen (the computer's, another's)
+    coached = user.coach and before.can_coach(position) and decision.seat == position
+    if not coached or isinstance(decision, rules.Undone):
+        return Coaching(position, None) if moved.seats[position].coach_note else None
     sheet, turn = before.sheets[position], before.turn
     advisor = advice.advisor()
     ranked = advisor.options(sheet, turn)  # once: for the grading and for the note
-    decision = strategy.grade(advisor, sheet, turn, _choice(action, turn), ranked=ranked)
+    graded = strategy.grade(advisor, sheet, turn, _choice(decision, turn), ranked=ranked)
     note = None
-    if decision.loss >= float(user.coach_threshold):
+    if graded.loss >= float(user.coach_threshold):
         exact = before.kind is rules.CLASSIC and before.seats == 1
-        note = note_of(decision, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
+        note = note_of(graded, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
     return Coaching(position, note, graded=True)
 
 
-def _decides(
-    action: rules.Action, before: rules.Match
-) -> TypeGuard[actions.Roll | actions.Score | actions.Undo]:
-    """Whether ``action`` is a decision (a box, or dice held for a re-roll) or takes one back."""
-    if isinstance(action, actions.Roll):
-        return before.turn.dice is not None
-    return isinstance(action, actions.Score | actions.Undo)
+def _decision(
+    events: Sequence[rules.MatchEvent],
+) -> rules.Rolled | rules.Scored | rules.Undone | None:
+    """The decision a move made (a box, dice held for a re-roll) or took back, if any."""
+    for event in events:
+        if isinstance(event, rules.Rolled) and event.roll_number > 1:
+            return event
+        if isinstance(event, rules.Scored | rules.Undone):
+            return event
+    return None
 
 
-def _choice(action: actions.Roll | actions.Score, turn: rules.Turn) -> strategy.Action:
-    """The decision ``action`` makes on ``turn``: a box, or the dice held for the re-roll."""
-    if isinstance(action, actions.Score):
-        return strategy.ScoreBox(action.column, rules.Box(action.box))
-    return strategy.RollDice(tuple(action.held) if action.held is not None else turn.held)
+def _own_seat(moved: Moved, user: User) -> int | None:
+    """The place of ``user``'s own seat at the table (``None``: not seated)."""
+    return next(
+        (
+            p
+            for p, seat in enumerate(moved.seats)
+            if seat.user_id == user.pk and seat.player_kind == PlayerKind.HUMAN
+        ),
+        None,
+    )
+
+
+def _choice(decision: rules.Rolled | rules.Scored, turn: rules.Turn) -> strategy.Action:
+    """The decision made on ``turn``: a box, or the dice held for the re-roll."""
+    if isinstance(decision, rules.Scored):
+        return strategy.ScoreBox(decision.column, rules.Box(decision.box))
+    return strategy.RollDice(tuple(decision.held))
 
 
 # --- The note, as it is kept on the seat (plain data: the page lays it out) ----------------

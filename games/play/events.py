@@ -1,12 +1,18 @@
-"""The game's own rooms listen to the move: every open page is told of it once it commits
-(``live``), and a turn passed to a player away from the game is mailed from the worker
-(``turn_mail``, ``tasks``)."""
+"""The game's own rooms listen to the move: the coach grades a decision as it is made (its
+note kept on the seat, in the move's transaction: ``coach``), every open page is told of it
+once it commits (``live``), and a turn passed to a player away from the game is mailed from the
+worker (``turn_mail``, ``tasks``)."""
 
 from __future__ import annotations
 
-from games import events
-from games.play import live, tasks, turn_mail
+from games import events, store
+from games.play import coach, live, tasks, turn_mail
 from yahtzee_site.tasking import later
+
+
+def coach_the_move(moved: events.Moved) -> None:
+    if (coaching := coach.review(moved)) is not None:
+        store.keep_coaching(moved.seats, coaching)
 
 
 def tell_the_pages(moved: events.Moved) -> None:
@@ -21,5 +27,6 @@ def mail_the_turn(moved: events.Moved) -> None:
 
 
 def subscribe() -> None:
+    events.listen(coach_the_move)
     events.listen(tell_the_pages)
     events.listen(mail_the_turn)

@@ -296,7 +296,7 @@ def game_context(
         "can_roll": not closed and match.can(actions.Roll(by)),
         "can_hold": not closed and match.can(actions.Hold(by, turn.held)),
         # The daily challenge is played without hints (its page says so).
-        "can_hint": match.can_hint(by) and game.challenge_day is None,
+        "can_hint": match.can_hint(by),
         "challenge_day": game.challenge_day,
         "scoreboard": board,
         "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),

@@ -314,9 +314,9 @@ def score(request: AuthedRequest, game_id: int) -> SeatedGame | HttpResponse:
             column=column,
             confirm_zero=user.confirm_zero and request.POST.get("confirmed") != chosen,
         )
-    except play.ZeroNeedsConfirmation as ask:
+    except rules.ZeroToConfirm as ask:  # the Match asks first; nothing has changed
         confirm = {"box": ask.box, "column": ask.column, "label": ask.box.label}
-        return render_game(request, ask.seated, confirm=confirm)
+        return render_game(request, seated_or_404(game_id, user), confirm=confirm)
     if request.htmx:
         # The turn has moved on: the whole table again, but the log only gains this move's line.
         return render_game(request, seated, log_kept=True)

@@ -10,10 +10,13 @@ from games.rules.actions import Action, Player
 from games.rules.dice import DiceSource
 from games.rules.errors import (
     CannotSkip,
+    NoHelpHere,
     NothingToUndo,
     NotRolledYet,
     OutOfTurn,
+    ZeroToConfirm,
 )
+from games.rules.events import Hinted
 from games.rules.phases import MatchPhase
 from games.rules.turn import _can
 
@@ -31,8 +34,10 @@ def verify(match: Match, action: Action) -> None:
             if held is not None and match.turn.has_rolled:
                 match.verify_hold(seat, held)
             match.verify_roll(seat)
-        case actions.Score(by=by, box=box, column=column):
-            match.verify_score(match.seat_for(by), box, column)
+        case actions.Score(by=by, box=box, column=column, ask_before_zero=ask):
+            points = match.verify_score(match.seat_for(by), box, column)
+            if ask and points == 0:
+                raise ZeroToConfirm(box, column)
         case actions.Undo(by=by):
             match.verify_undo(_undoing(match, by))
         case actions.Resign(by=by):
@@ -44,6 +49,8 @@ def verify(match: Match, action: Action) -> None:
             match.verify_end(by)
         case actions.ThrowForFirst(by=by):
             _throwing_for(match, by)
+        case actions.Hint(by=by):
+            match.verify_hint(by)
 
 
 def can(match: Match, action: Action) -> bool:
@@ -64,7 +71,9 @@ def act(match: Match, action: Action, dice: DiceSource | None = None) -> Match:
             if held is not None and match.turn.has_rolled:
                 new, _ = new.hold(seat, held)
             new, _ = new.roll(seat, _needed(dice))
-        case actions.Score(by=by, box=box, column=column):
+        case actions.Score(by=by, box=box, column=column, ask_before_zero=ask):
+            if ask and match.verify_score(match.seat_for(by), box, column) == 0:
+                raise ZeroToConfirm(box, column)
             new, _ = match.score(match.seat_for(by), box, column)
         case actions.Undo(by=by):
             new, _ = match.undo_scoring(_undoing(match, by))
@@ -80,11 +89,18 @@ def act(match: Match, action: Action, dice: DiceSource | None = None) -> Match:
             new = match
             for seat in _throwing_for(match, by):
                 new, _ = new.roll_for_first(seat, _needed(dice))
+        case actions.Hint(by=by):
+            new, _ = hint(match, by)
     return new._computers_throw(dice)
 
 
 def verify_hint(match: Match, by: Player) -> None:
-    """Raise unless ``by`` may ask for a hint now: on turn, with dice on the table."""
+    """Raise unless ``by`` may ask for a hint now: on turn, with dice on the table, in a match
+    that gives help (no challenge)."""
+    if match.challenge:
+        raise NoHelpHere(
+            "No hints in the daily challenge: everyone plays the same dice on their own."
+        )
     match._verify_on_turn(match.seat_for(by))
     if not match.turn.has_rolled:
         raise NotRolledYet("Roll first: a hint weighs the dice on the table.")
@@ -92,6 +108,19 @@ def verify_hint(match: Match, by: Player) -> None:
 
 def can_hint(match: Match, by: Player) -> bool:
     return _can(lambda: match.verify_hint(by))
+
+
+def hint(match: Match, by: Player) -> tuple[Match, Hinted]:
+    """The seat ``by`` acts for is shown the best moves: logged, the match otherwise as it was."""
+    match.verify_hint(by)
+    event = Hinted(match.seat_for(by))
+    return match._logged(event), event
+
+
+def can_coach(match: Match, seat: int) -> bool:
+    """Whether the coach may grade ``seat``'s decisions: a person's own seat (not a guest's or
+    the computer's), in a match that gives help (no challenge)."""
+    return not match.challenge and 0 <= seat < match.seats and match.player_of(seat) == seat
 
 
 def _undoing(match: Match, by: Player) -> int:

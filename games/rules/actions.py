@@ -32,9 +32,13 @@ class Roll:
 
 @dataclass(frozen=True)
 class Score:
+    """Fill ``box`` (of ``column``) with the dice on the table; with ``ask_before_zero``, a
+    zero is refused with the question (``ZeroToConfirm``) instead."""
+
     by: Player
     box: str
     column: int = 0
+    ask_before_zero: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,4 +72,11 @@ class ThrowForFirst:
     by: Player
 
 
-Action = Hold | Roll | Score | Undo | Resign | Skip | End | ThrowForFirst
+@dataclass(frozen=True)
+class Hint:
+    """Show the seat ``by`` acts for the best moves for the dice on the table."""
+
+    by: Player
+
+
+Action = Hold | Roll | Score | Undo | Resign | Skip | End | ThrowForFirst | Hint

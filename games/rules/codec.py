@@ -30,7 +30,7 @@ State = dict[str, Any]
 
 FIELDS: Final = frozenset(
     {"kind", "sheets", "states", "host", "phase", "first", "current", "turn", "contenders",
-     "first_rolls", "log", "undo", "players", "turn_limit"}
+     "first_rolls", "log", "undo", "players", "turn_limit", "challenge"}
 )  # fmt: skip
 """The ``Match`` fields this codec keeps (``log`` as the scoring an undo takes back): a field
 added to the ``Match`` fails ``tests/rules/test_codec.py`` until it is kept here too."""
@@ -90,6 +90,7 @@ def _body(match: Match) -> State:
         "first_rolls": [list(dice) if dice is not None else None for dice in match.first_rolls],
         "players": list(match.players),
         "turn_limit": match.turn_limit,
+        "challenge": match.challenge,
     }
 
 
@@ -114,6 +115,7 @@ def _match(state: Mapping[str, Any]) -> Match:
         first_rolls=tuple(tuple(d) if d is not None else None for d in state["first_rolls"]),
         players=tuple(state["players"]),
         turn_limit=state["turn_limit"],
+        challenge=state["challenge"],
     )
 
 

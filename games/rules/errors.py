@@ -61,3 +61,23 @@ class CannotSkip(IllegalMove):
 
 class NotHost(IllegalMove):
     pass
+
+
+class NoHelpHere(IllegalMove):
+    """Help the match does not give: a hint or the coach in a challenge, where everyone plays
+    the same dice on their own."""
+
+
+class ZeroToConfirm(IllegalMove):
+    """A scoring that would enter a zero, asked with the player's "ask before a zero" on: the
+    player is asked first (the door answers with the question, changing nothing)."""
+
+    def __init__(self, box: str, column: int) -> None:
+        from games.rules.boxes import Box
+
+        self.box, self.column = Box(box), column
+        super().__init__(f"Score 0 in {self.box.label}?")
+
+
+class TableRefused(IllegalMove, ValueError):
+    """A table the rules do not seat: too many players, or a challenge not played alone."""

@@ -13,8 +13,8 @@ from games.rules.dice import Dice, Held
 
 @dataclass(frozen=True)
 class Started:
-    """How the match was set up; always the first event of a log. ``players`` and
-    ``turn_limit`` are the ``Match``'s."""
+    """How the match was set up; always the first event of a log. ``players``, ``turn_limit``
+    and ``challenge`` are the ``Match``'s."""
 
     kind: str
     seats: int
@@ -22,6 +22,7 @@ class Started:
     host: int = 0
     players: tuple[int | None, ...] = ()
     turn_limit: int | None = None
+    challenge: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,4 +98,14 @@ class Ended:
     by: int
 
 
-MatchEvent = Started | FirstRoll | Rolled | HeldDice | Scored | Undone | Resigned | Skipped | Ended
+@dataclass(frozen=True)
+class Hinted:
+    """The seat on turn was shown the best moves for its dice (a score played with hints is
+    marked as such); the match itself is as it was."""
+
+    seat: int
+
+
+MatchEvent = (
+    Started | FirstRoll | Rolled | HeldDice | Scored | Undone | Resigned | Skipped | Ended | Hinted
+)

@@ -22,12 +22,14 @@ from games.rules.errors import (
     MatchOver,
     OutOfTurn,
     SeatResigned,
+    TableRefused,
     UnknownSeat,
 )
 from games.rules.events import (
     Ended,
     FirstRoll,
     HeldDice,
+    Hinted,
     MatchEvent,
     Resigned,
     Rolled,
@@ -76,7 +78,9 @@ class Match:
     ``players`` says who makes each seat's moves: the seat itself for a person, the host's seat
     for a guest at the host's screen, ``None`` for a computer player (empty: every seat plays
     itself). ``turn_limit`` is how long (seconds) a player may keep the game waiting before
-    another may skip them (``None``: nobody is ever skipped).
+    another may skip them (``None``: nobody is ever skipped). A ``challenge`` (the daily one) is
+    played alone on dice everyone shares, with no help: no hints, no coach (``can_hint``,
+    ``can_coach``), no computer players or guests (``verify_table``).
 
     Make one with ``Match.start``, or rebuild one from its log with ``Match.replay``; play it
     with ``act``, which takes an action (``games.rules.actions``) from the person who asks.
@@ -96,6 +100,7 @@ class Match:
     undo: Match | None = field(default=None, repr=False)
     players: tuple[Player, ...] = ()
     turn_limit: int | None = None
+    challenge: bool = False
 
     # --- Setting up and replaying -------------------------------------------------------------
 
@@ -109,13 +114,13 @@ class Match:
         host: int = 0,
         players: Sequence[Player] = (),
         turn_limit: int | None = None,
+        challenge: bool = False,
         dice: DiceSource | None = None,
     ) -> Match:
         """A new match of ``seats`` players; they roll for first when asked and more than one
         plays, otherwise seat 0 begins and play passes on in seating order. With ``dice``, the
         computer players throw for first at once."""
-        if not 1 <= seats <= MAX_SEATS:
-            raise ValueError(f"A game seats 1 to {MAX_SEATS} players, not {seats}.")
+        cls.verify_table(seats, challenge=challenge, roll_for_first=roll_for_first)
         if not 0 <= host < seats:
             raise ValueError(f"The host must sit at the table (seat 0 to {seats - 1}).")
         players = tuple(players)
@@ -136,12 +141,26 @@ class Match:
             current=None,
             contenders=tuple(range(seats)) if roll_for_first else (0,),
             first_rolls=(None,) * seats,
-            log=(Started(kind.key, seats, roll_for_first, host, players, turn_limit),),
+            log=(Started(kind.key, seats, roll_for_first, host, players, turn_limit, challenge),),
             players=players,
             turn_limit=turn_limit,
+            challenge=challenge,
         )
         match = match._settle_first()
         return match._computers_throw(dice) if dice is not None else match
+
+    @staticmethod
+    def verify_table(seats: int, *, challenge: bool = False, roll_for_first: bool = False) -> None:
+        """Raise ``TableRefused`` unless a match may seat ``seats`` players (one to
+        ``MAX_SEATS``; a challenge one alone, who does not roll for first)."""
+        if not 1 <= seats <= MAX_SEATS:
+            raise TableRefused(f"A game seats 1 to {MAX_SEATS} players, not {seats}.")
+        if challenge and (seats != 1 or roll_for_first):
+            raise TableRefused("The daily challenge is played alone.")
+
+    @classmethod
+    def can_seat(cls, seats: int, *, challenge: bool = False) -> bool:
+        return _can(lambda: cls.verify_table(seats, challenge=challenge))
 
     @classmethod
     def replay(cls, log: Iterable[MatchEvent]) -> Match:
@@ -162,6 +181,7 @@ class Match:
             host=started.host,
             players=started.players,
             turn_limit=started.turn_limit,
+            challenge=started.challenge,
         )
         for event in events:
             match = match.apply(event)
@@ -188,6 +208,8 @@ class Match:
                 new, _ = self.skip(seat, by=by)
             case Ended(by=by):
                 new, _ = self.end(by)
+            case Hinted(seat=seat):
+                new, _ = self.hint(self.player_of(seat))
             case Started():
                 raise ValueError("Started comes only at the start of a log.")
         if new.log[-1] != event:
@@ -304,6 +326,8 @@ class Match:
     act = acting.act
     verify_hint = acting.verify_hint
     can_hint = acting.can_hint
+    hint = acting.hint
+    can_coach = acting.can_coach
     _computers_throw = acting._computers_throw
 
     # --- Checks shared by the actions ---------------------------------------------------------

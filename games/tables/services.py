@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -42,9 +41,23 @@ BadGuests = guest_rules.BadGuests
 """Raised here too, for computers and seats; defined with the rules guests' names follow."""
 
 
-def _check_size(*, guests: int, computers: int, offered: int = 0) -> None:
-    if 1 + guests + computers + offered > MAX_SEATS:
-        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.")
+def _check_size(
+    *,
+    guests: int,
+    computers: int,
+    offered: int = 0,
+    challenge: bool = False,
+    roll_for_first: bool = False,
+) -> None:
+    """The host, their guests, the computers and the seats offered: a table the rules seat
+    (``rules.Match.verify_table``), said as the new-game form reads."""
+    seats = 1 + guests + computers + offered
+    try:
+        rules.Match.verify_table(seats, challenge=challenge, roll_for_first=roll_for_first)
+    except rules.TableRefused as refused:
+        if challenge:
+            raise BadGuests(str(refused)) from refused
+        raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.") from refused
 
 
 def _lay_table(
@@ -62,7 +75,7 @@ def _lay_table(
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
     screen, and the computer players (``computers``: strategy and name), in that order. Not
     written yet: a game that begins now is written by the store as its match begins
-    (``games.play.actions.begin``), a waiting one by ``_written``."""
+    (``games.play.actions.begin``), a waiting one by ``store.lay``."""
     game = Game(
         owner=owner,
         kind=rules.KINDS[kind].key,
@@ -90,13 +103,6 @@ def _lay_table(
     return game, seats
 
 
-def _written(game: Game, seats: list[Seat]) -> Game:
-    """A table laid for a game that waits for players: its rows, as laid."""
-    game.save(force_insert=True)
-    Seat.objects.bulk_create(seats)
-    return game
-
-
 @transaction.atomic
 def start_game(
     *,
@@ -114,11 +120,14 @@ def start_game(
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
     """
-    if challenge_day is not None and (guests or computers or roll_for_first):
-        raise BadGuests("The daily challenge is played alone.")
     names = guest_rules.guest_names(guests, owner=owner)
     bots = guest_rules.computer_seats(computers)
-    _check_size(guests=len(names), computers=len(bots))
+    _check_size(
+        guests=len(names),
+        computers=len(bots),
+        challenge=challenge_day is not None,
+        roll_for_first=roll_for_first,
+    )
     used_trial_game = licensing.use_trial_game(user=owner)
     guest_rules.remember_guests(owner, names)
     game, seats = _lay_table(
@@ -213,7 +222,7 @@ def open_game(
         raise BadGuests("Choose a time limit from the list.")
     _check_waiting_games(owner)
     guest_rules.remember_guests(owner, names)
-    game = _written(
+    game = store.lay(
         *_lay_table(
             owner=owner,
             kind=kind,
@@ -273,8 +282,7 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)
     last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
-    seat = _new_seat(game, last[0] + 1, str(user), user=user)
-    seat.save()
+    seat = store.seat_taken(_new_seat(game, last[0] + 1, str(user), user=user))
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
     _touched(game)
@@ -301,7 +309,7 @@ def rematch(*, game_id: int, user: User) -> Game:
     computers = [
         (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
     ]
-    game = _written(
+    game = store.lay(
         *_lay_table(
             owner=user,
             kind=old.kind,
@@ -355,16 +363,6 @@ def revoke_invitation(*, game_id: int, user: User, invitation_id: int) -> Game:
     return game
 
 
-def _close_ranks(seats: Sequence[Seat]) -> None:
-    """Number the seats left 0, 1, 2, … again in their order, so that a position is also the
-    seat's place in the turn order (``Game.current_seat``). One at a time, lowest first: each
-    moves into a place already freed, whatever order the database checks uniqueness in."""
-    for position, seat in enumerate(seats):
-        if seat.position != position:
-            seat.position = position
-            seat.save(update_fields=["position"])
-
-
 @transaction.atomic
 def begin_game(*, game_id: int, user: User) -> SeatedGame:
     """The host starts a waiting game: seats not taken are dropped, and each account seated uses
@@ -390,23 +388,18 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
             except licensing.LicenceError:
                 if seat.user_id == game.owner_id:
                     raise
-                seat.delete()
-                continue
+                continue  # dropped: the others close ranks
         keep.append(seat)
-    Seat.objects.bulk_update(keep, ["used_trial_game"])
-    _close_ranks(keep)
-    return play.begin(store.seated(seated.game, keep), by=user)
+    return play.begin(store.seats_kept(seated, keep), by=user)
 
 
 def leave(table: SeatedGame, user: User) -> SeatedGame:
     """A player gives up their seat at a game that has not started: it is offered again."""
     mine = table.seat_of(user)
     assert mine is not None
-    mine.delete()
-    seats = [seat for seat in table.seats if seat.pk != mine.pk]
-    _close_ranks(seats)
+    left = store.seat_given_up(table, mine)
     _touched(table.game)
-    return replace(table, seats=seats)
+    return left
 
 
 def close(table: SeatedGame) -> SeatedGame:

@@ -179,18 +179,23 @@ def test_closing_a_waiting_game_ends_its_seats_and_no_others(player) -> None:
     assert list(Seat.objects.filter(game=other).values_list("game_over", flat=True)) == [False]
 
 
-def test_a_hint_is_counted_on_the_seat_shown_it_alone(player) -> None:
+def test_a_hint_is_counted_on_the_seat_shown_it_alone(player, strategy_ready) -> None:
     other = services.start_game(owner=player)
     game = services.start_game(owner=player, guests=["Ann"])
-    table = store.load(game_id=game.pk, user=player)
-    store.count_hint(table, 1)
-    store.count_hint(table, 1)
+    roll_now(game, player, 1, 2, 3, 4, 5)
+    score_now(game, player, "chance")
+    roll_now(game, player, 6, 6, 6, 2, 2)  # Ann's turn, at the host's screen
+    version = Game.objects.get(pk=game.pk).version
+
+    for _ in range(2):
+        table, _ = play.take_hint(game_id=game.pk, user=player, version=version)
 
     assert [seat.hints for seat in table.seats] == [0, 2]
     assert list(
         Seat.objects.filter(game=game).order_by("position").values_list("hints", flat=True)
     ) == [0, 2]
     assert Seat.objects.get(game=other).hints == 0
+    assert Game.objects.get(pk=game.pk).version == version  # a hint moves nothing on
 
 
 def test_a_change_before_the_start_tells_every_open_page(player, monkeypatch) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from games import rules, store
-from games.errors import GameNotInProgress
 from games.models import Move, PlayerKind, Score, Seat
 from games.play import actions as play
 from games.scores.selectors import top_ten
@@ -102,5 +101,5 @@ def test_a_whole_game_against_the_computer_records_its_score_apart(player) -> No
     assert [row.display_name for row in top_computers.rows] == ["Computer (Perfect)"]
     top_people = top_ten(kind=rules.CLASSIC.key)
     assert [row.display_name for row in top_people.rows] == ["Alice"]
-    with pytest.raises(GameNotInProgress):
+    with pytest.raises(rules.MatchOver, match="The game is over"):
         step(game, player)
