@@ -31,7 +31,6 @@ from accounts.models import (
     ThrottleKey,
     User,
 )
-from yahtzee_site import prepared
 
 ATTEMPT_WINDOW = timedelta(hours=1)
 COUNTED_OUTCOMES = (
@@ -133,17 +132,12 @@ def live_serial(user: User) -> Serial | None:
 
 
 def licence_of(user: User) -> Licence:
-    """What the account may do (the dashboard reads it with its games: ``licence_read``)."""
-    return licence_from(user, prepared.rows_together(licence_read(user))[0])
-
-
-def licence_read(user: User) -> prepared.Read:
-    """The read behind an account's licence, for ``prepared.rows_together``."""
-    return (_live_serial_facts, user.pk, 1)
+    """What the account may do: one read, of its live serial (the ``serial_live`` index)."""
+    return licence_from(user, list(_live_serial_facts(user.pk)[:1]))
 
 
 def licence_from(user: User, found: list[tuple[Any, ...]]) -> Licence:
-    """The licence, from what ``licence_read`` found."""
+    """The licence, from what ``_live_serial_facts`` found."""
     registered_at, last4 = found[0] if found else (None, "")
     return Licence(
         registered_at=registered_at,

@@ -19,8 +19,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -29,7 +27,6 @@ from games.coaching import Coaching
 from games.errors import GameNotFound
 from games.events import Moved
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
-from yahtzee_site import prepared
 
 # --- A game and its seats, as loaded --------------------------------------------------------
 
@@ -66,17 +63,13 @@ class SeatedGame:
 def load(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
 
-    Two reads, the game then its seats in order, through SQL the ORM compiled once per process
-    (``prepared``), in one round trip on PostgreSQL: every roll, score and page starts here.
-    With ``lock`` the game row is locked until the transaction ends (the writes use this;
-    SQLite's IMMEDIATE transactions lock anyway), before its seats are read.
+    Two reads, the game then its seats in order: every roll, score and page starts here. With
+    ``lock`` the game row is locked until the transaction ends (the writes use this; SQLite's
+    IMMEDIATE transactions lock anyway), before its seats are read.
     """
-    game_rows, seat_rows = prepared.rows_together(
-        (_locked_game if lock else _game, game_id, None), (_seats, game_id, None)
-    )
-    alias = connection.alias
-    game = next((Game.from_db(alias, _GAME_FIELDS, row) for row in game_rows), None)
-    seats = [Seat.from_db(alias, _SEAT_FIELDS, row) for row in seat_rows]
+    games = Game.objects.filter(pk=game_id)
+    game = (games.select_for_update() if lock else games).first()
+    seats = list(Seat.objects.filter(game_id=game_id).order_by("position")) if game else []
     if game is None or not any(seat.user_id == user.pk for seat in seats):
         raise GameNotFound("There is no such game.")
     return seated(game, seats)
@@ -87,22 +80,6 @@ def seated(game: Game, seats: list[Seat]) -> SeatedGame:
     for seat in seats:
         seat.game = game  # one Game object for all, so a change made through one is seen by all
     return SeatedGame(game=game, seats=seats, loaded=match_of(game, seats))
-
-
-_GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields]
-_SEAT_FIELDS = [f.attname for f in Seat._meta.concrete_fields]
-
-
-def _game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
-    return Game.objects.filter(pk=game_id).order_by().values_list(*_GAME_FIELDS)
-
-
-def _locked_game(game_id: int) -> QuerySet[Game, tuple[Any, ...]]:
-    return _game(game_id).select_for_update()
-
-
-def _seats(game_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
-    return Seat.objects.filter(game_id=game_id).order_by("position").values_list(*_SEAT_FIELDS)
 
 
 # --- Rows -> Match ----------------------------------------------------------------------------
@@ -312,7 +289,6 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
     unseen = {"on_turn", "hints"}
     shown = changed or logged or any(set(fields) - unseen for _, fields in seat_changes)
     first_seq = game.version + 1
-    writes: list[prepared.Write] = []
     if shown:
         game.version += max(1, len(logged))
     if game._state.adding:
@@ -321,15 +297,17 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
         Seat.objects.bulk_create(seats)
     else:
         if shown:
-            writes.append(prepared.update(game, [*changed, "version", "updated_at"]))
-        writes.extend(prepared.update(seat, fields) for seat, fields in seat_changes if fields)
+            game.save(update_fields=[*changed, "version", "updated_at"])
+        for seat, fields in seat_changes:
+            if fields:
+                seat.save(update_fields=fields)
     round_before = (before or after).round
+    rows = []
     for seq, event in enumerate(logged, start=first_seq):
         seat = seats[moves.seat_of(event)]
         round = after.round if isinstance(event, rules.Undone) else round_before
-        move = Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round))
-        writes.append(prepared.insert(move))
-    prepared.send(*writes)  # one round trip on PostgreSQL; a failure raises here
+        rows.append(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
+    Move.objects.bulk_create(rows)
     return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=bool(shown))
 
 
@@ -389,7 +367,7 @@ def touch(game: Game, *changed: str) -> None:
     rematch offered), with the fields it ``changed``: the version moves on (the caller tells
     the open pages)."""
     game.version += 1
-    prepared.send(prepared.update(game, [*changed, "version", "updated_at"]))
+    game.save(update_fields=[*changed, "version", "updated_at"])
 
 
 def close_waiting(table: SeatedGame) -> SeatedGame:

@@ -5,11 +5,12 @@ from games.play import stream
 from games.play import views as play
 from games.review import views as review
 from games.tables import views as tables
-from yahtzee_site.converters import Int64Converter
+from yahtzee_site.converters import Int64Converter, TokenConverter
 
 # Every number in an address is an int64: a larger one is no page (404), never a 500 where the
 # database driver refuses it.
 register_converter(Int64Converter, "int64")
+register_converter(TokenConverter, "token")
 
 app_name = "games"
 
@@ -18,7 +19,7 @@ urlpatterns = [
     path("train/", include("games.trainer.urls")),
     path("new/", tables.new_game, name="new"),
     path("lobby/", tables.lobby, name="lobby"),
-    path("join/<str:token>/", tables.join, name="join"),
+    path("join/<token:token>/", tables.join, name="join"),
     path("<int64:game_id>/start/", tables.start, name="start"),
     path(
         "<int64:game_id>/invitations/<int64:invitation_id>/revoke/",

@@ -34,8 +34,12 @@ def make_run(*args: str, **env: str) -> tuple[str, str]:
         ["make", "-n", "run", *args], cwd=ROOT, env=environment,
         capture_output=True, text=True, check=True, timeout=60,
     ).stdout.replace("\\\n", " ")  # fmt: skip
-    (server,) = [line for line in printed.splitlines() if "bin/gunicorn " in line]
+    commands = [part for line in printed.splitlines() for part in line.split(";")]
+    (server,) = [command for command in commands if "bin/gunicorn " in command]
+    (worker,) = [command for command in commands if "manage.py run_tasks" in command]
     (site,) = re.findall(r"SITE_URL='([^']*)'", server)
+    # The task worker sends the turn mail: it links to the same address.
+    assert re.findall(r"SITE_URL='([^']*)'", worker) == [site]
     (bind,) = re.findall(r"--bind (\S+)", server)
     return site, bind
 

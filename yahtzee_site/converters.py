@@ -10,7 +10,7 @@ class Int64Converter:
     """A whole number that fits a database column; a larger one matches no route, so 404.
 
     Django's ``int`` takes any length of digits: past ``LARGEST`` SQLite's driver raises
-    ``OverflowError`` on the reads that skip the ORM's range handling (``prepared``), a 500.
+    ``OverflowError`` on a read that skips the ORM's range handling, a 500.
     """
 
     regex = "[0-9]{1,19}"
@@ -25,3 +25,17 @@ class Int64Converter:
         if not 0 <= int(value) <= LARGEST:
             raise ValueError(f"{value} is no id a database column holds")
         return str(value)
+
+
+class TokenConverter:
+    """A link's secret as the site makes them (``secrets.token_urlsafe``: letters, digits, ``-``
+    and ``_``, at most 64): anything else matches no route, so 404, never a database error
+    (PostgreSQL refuses a NUL in a text it is asked to compare)."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value

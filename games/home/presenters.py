@@ -21,7 +21,7 @@ from games.models import (
     TURN_LIMITS,
     GameStatus,
 )
-from games.play.presenters import _ANY_ID, play_url
+from games.play.presenters import play_url
 from games.strategy.bots import (
     MEASURED_ACCURACY,
     MEASURED_ACCURACY_DATE,
@@ -179,17 +179,5 @@ def accuracy_text(accuracy: float | None, *, estimated: bool = False) -> str:
 _KIND_NAMES = dict(KIND_CHOICES)
 
 
-_ANY_POSITION = 987654321
-
-
 def analysis_url(game_id: int, position: int) -> str:
-    return (
-        _analysis_pattern()
-        .replace(str(_ANY_ID), str(game_id))
-        .replace(str(_ANY_POSITION), str(position))
-    )
-
-
-@cache
-def _analysis_pattern() -> str:
-    return reverse("games:analysis", kwargs={"game_id": _ANY_ID, "position": _ANY_POSITION})
+    return reverse("games:analysis", kwargs={"game_id": game_id, "position": position})

@@ -20,7 +20,6 @@ from games.models import (
     Grading,
     Seat,
 )
-from yahtzee_site import prepared
 
 # --- A game and its seats ------------------------------------------------------------------
 
@@ -67,21 +66,17 @@ def dashboard(*, user: User, open_shown: int = 10, finished_shown: int = 10) -> 
     Each list is one range of the ``seat_user_turn`` index: its seats on turn (``on_turn``)
     come first in it, so a game waiting for the viewer is never on a later page, however many
     are open. The same query counts the open games off the index (a subquery run once). The
-    three reads are compiled once per process and sent together (``prepared.rows_together``):
-    compiling cost more than running them, and on PostgreSQL each round trip as much again.
+    three reads: the open seats, the finished ones, the licence.
     """
-    open_seats, finished_seats, licence = prepared.rows_together(
-        (_open_seats, user.pk, open_shown),
-        (_finished_seats, user.pk, finished_shown + 1),  # one more: are there more?
-        licensing.licence_read(user),
-    )
+    open_seats = list(_open_seats(user.pk)[:open_shown])
+    finished_seats = list(_finished_seats(user.pk)[: finished_shown + 1])  # one more: any more?
     finished = [_line(*row) for row in finished_seats]
     return Dashboard(
         open_games=[_summary(*row[:-1]) for row in open_seats],
         open_count=open_seats[0][-1] if open_seats else 0,
         finished=finished[:finished_shown],
         more_finished=len(finished) > finished_shown,
-        licence=licensing.licence_from(user, licence),
+        licence=licensing.licence_of(user),
     )
 
 
@@ -118,7 +113,7 @@ def _finished_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
 def latest_finished(*, user: User, shown: int) -> list[GameSummary]:
     """The viewer's latest games that are over (finished or abandoned), newest first: their
     stored totals and accuracies (none for an abandoned one), no card read."""
-    return [_line(*row) for row in prepared.rows(_finished_seats, user.pk, limit=shown)]
+    return [_line(*row) for row in _finished_seats(user.pk)[:shown]]
 
 
 def _line(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import timedelta
-from functools import cache
 from typing import Any
 
 from django.urls import reverse
@@ -69,24 +68,13 @@ GAME_ACTIONS = (
 )
 
 
-_ANY_ID = 123456789
-
-
-@cache
-def _url_patterns() -> dict[str, str]:
-    """Each action's URL with a stand-in id, reversed once per process instead of per button."""
-    return {name: reverse(f"games:{name}", kwargs={"game_id": _ANY_ID}) for name in GAME_ACTIONS}
-
-
 def game_urls(game_id: int) -> dict[str, str]:
-    return {
-        name: pattern.replace(str(_ANY_ID), str(game_id))
-        for name, pattern in _url_patterns().items()
-    }
+    """Every action's address for ``game_id``."""
+    return {name: reverse(f"games:{name}", kwargs={"game_id": game_id}) for name in GAME_ACTIONS}
 
 
 def play_url(game_id: int) -> str:
-    return _url_patterns()["play"].replace(str(_ANY_ID), str(game_id))
+    return reverse("games:play", kwargs={"game_id": game_id})
 
 
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:

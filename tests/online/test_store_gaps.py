@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from django.db import transaction
+from django.db.models import QuerySet
 
 from games import rules, store
 from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Seat
@@ -62,14 +64,19 @@ def test_a_loaded_game_is_shown_without_its_match(player) -> None:
 
 def test_a_load_locks_the_game_row_only_when_asked(player, monkeypatch) -> None:
     game = services.start_game(owner=player)
+    locked: list[type] = []
+    real = QuerySet.select_for_update
 
-    def locked(game_id: int) -> None:
-        raise AssertionError("a plain load (a page's read) locked the game row")
+    def recorded(self, *args, **kwargs):
+        locked.append(self.model)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(store, "_locked_game", locked)
+    monkeypatch.setattr(QuerySet, "select_for_update", recorded)
     assert store.load(game_id=game.pk, user=player).game == game
-    with pytest.raises(AssertionError, match="locked the game row"):
+    assert locked == []  # a page's read locks nothing
+    with transaction.atomic():
         store.load(game_id=game.pk, user=player, lock=True)
+    assert locked == [Game]  # the game row alone, not its seats
 
 
 def _seat(position: int, user_id: int | None, kind: str = PlayerKind.HUMAN) -> Seat:

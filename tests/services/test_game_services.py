@@ -15,7 +15,6 @@ from games.play import actions as play
 from games.tables import services
 from games.tables.selectors import games_of
 from tests.factories import ScriptedDice
-from yahtzee_site import prepared
 
 
 def test_start_game_seats_the_owner_with_an_empty_card(player):
@@ -224,15 +223,18 @@ def test_the_game_is_read_with_its_seats_only_by_a_player_seated_there(player, m
 
 
 def test_a_write_reads_the_game_locked(player):
-    def sql(build) -> str:
-        return prepared._compiled(build, None, connection.vendor)[0]
+    game = services.start_game(owner=player)
 
-    with transaction.atomic():
-        game_sql, seats_sql = sql(store._locked_game), sql(store._seats)
+    def reads(*, lock: bool) -> list[str]:
+        with transaction.atomic(), CaptureQueriesContext(connection) as done:
+            store.load(game_id=game.pk, user=player, lock=lock)
+        return [q["sql"] for q in done.captured_queries if q["sql"].startswith("SELECT")]
+
+    (game_sql, seats_sql), unlocked = reads(lock=True), reads(lock=False)
     if connection.features.has_select_for_update:
         assert game_sql.rstrip().endswith("FOR UPDATE")
     assert "FOR UPDATE" not in seats_sql
-    assert "FOR UPDATE" not in sql(store._game)
+    assert not any("FOR UPDATE" in sql for sql in unlocked)
 
 
 EVERY_ACTION = {

@@ -11,10 +11,6 @@ from django.template import engines
 from django.test import Client
 from django.urls import reverse
 
-from games import rules
-from games.play.card import CardRow, card_rows
-from games.templatetags.jinja import _drawn, drawn_each, jinja_each
-
 HOSTILE = "<script>alert('x')</script>&"
 
 
@@ -124,83 +120,3 @@ def test_a_link_of_no_arguments_is_reversed_once_and_follows_the_script_prefix(
 
     assert first == again == reverse("help") and below == "/yahtzee" + reverse("help")
     assert reversed_names == ["help", "help"]  # once per prefix, not once per page
-
-
-# --- Kept drawings (drawn_each / jinja_each) --------------------------------------------------
-
-
-def _rows() -> list[CardRow]:
-    sheet = rules.Sheet(cards=({rules.Box.FOURS: 12},))
-    legal = {(0, rules.Box.ACES): 3, (0, rules.Box.CHANCE): 17}
-    upper, lower = card_rows(sheet, legal, rolled=True)
-    return [upper[0], lower[-1], upper[3], upper[1]]  # offers, filled, forbidden
-
-
-def _each_drawn_alone(name: str, items: list, each: str, **context) -> str:
-    template = engines["jinja2"].get_template(name)
-    return "".join(template.render({each: item, **context}) for item in items)
-
-
-def test_a_kept_row_is_the_row_drawn_with_the_games_own_url_escaped() -> None:
-    rows = _rows()
-    url = '/play/7/score/?a="1"&b=<2>'
-
-    drawn = jinja_each("games/play/card_row.html", rows, "row", {"score_url": url}, multi=False)
-
-    assert drawn == _each_drawn_alone(
-        "games/play/card_row.html", rows, "row", score_url=url, multi=False
-    )
-    assert 'formaction="/play/7/score/?a=&#34;1&#34;&amp;b=&lt;2&gt;"' in drawn
-    assert "\x00" not in drawn
-
-
-def test_one_drawing_of_a_row_serves_every_game_each_with_its_own_url(monkeypatch) -> None:
-    rows = _rows()
-    made: list[str] = []
-    template = engines["jinja2"].get_template("games/play/card_row.html")
-    real = type(template).render
-
-    def counted(self, context=None, request=None):
-        made.append(self.template.name)
-        return real(self, context, request)
-
-    monkeypatch.setattr(type(template), "render", counted)
-    _drawn.cache_clear()
-    first = drawn_each(
-        "games/play/card_row.html", rows, "row", fill={"score_url": "/play/1/s/"}, multi=False
-    )
-    drawings = len(made)
-    second = drawn_each(
-        "games/play/card_row.html", rows, "row", fill={"score_url": "/play/2/s/"}, multi=False
-    )
-
-    assert len(made) == drawings  # the second game drew nothing
-    assert second == first.replace("/play/1/s/", "/play/2/s/") != first
-    assert 'hx-post="/play/2/s/"' in second
-
-
-def test_a_template_that_does_more_than_write_out_a_filled_value_is_refused(monkeypatch) -> None:
-    env = engines["jinja2"].env
-    monkeypatch.setattr(
-        env,
-        "loader",
-        jinja2.ChoiceLoader(
-            [
-                jinja2.DictLoader(
-                    {
-                        "test/upper.html": "<a href='{{ url|upper }}'>{{ die }}</a>",
-                        "test/length.html": "<i>{{ url|length }}</i>{{ url }}",
-                        "test/plain.html": "<a href='{{ url }}'>{{ die }}</a>",
-                    }
-                ),
-                env.loader,
-            ]
-        ),
-    )
-
-    for name in ("test/upper.html", "test/length.html"):
-        with pytest.raises(ValueError, match=f"{name} does more than write out url"):
-            drawn_each(name, [1, 2], "die", fill={"url": "/x"})
-    assert drawn_each("test/plain.html", [1, 2], "die", fill={"url": "/a&b"}) == (
-        "<a href='/a&amp;b'>1</a><a href='/a&amp;b'>2</a>"
-    )

@@ -1,8 +1,10 @@
 """Numbers in the site's addresses: one too big for a database column is no such page (404).
 
 SQLite's driver refuses an integer past 2**63 - 1 with ``OverflowError`` where a read skips
-Django's range handling (``yahtzee_site.prepared``), which answered 500. The routes are found by
-walking the URL configuration, so a new route with a number is covered without editing a list.
+Django's range handling, which answered 500. A link's secret is the characters the site makes
+them of (PostgreSQL refuses a NUL in a string it is asked to compare: a 500). The routes are
+found by walking the URL configuration, so a new route with a number is covered without editing
+a list.
 """
 
 from __future__ import annotations
@@ -92,3 +94,11 @@ def test_every_address_with_a_huge_number_answers_404(method, alice_client, game
 
     assert answers, "no route with a number was found"
     assert {address: status for address, status in answers.items() if status != 404} == {}
+
+
+@pytest.mark.parametrize("token", ["%00", "a%00b", "%E2%80%AE", "..", "x" * 65, "a b"])
+def test_an_invitation_link_of_characters_no_link_has_is_no_page(alice_client, token) -> None:
+    response = alice_client.get(f"/play/join/{token}/")
+
+    assert response.status_code == 404
+    assert "There is nothing here" in response.text
