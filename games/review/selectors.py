@@ -26,30 +26,13 @@ def game_log(game: Game) -> Log:
 
 
 def game_record(seat: Seat, log: Log | None = None) -> strategy.GameRecord:
-    """One seat's play as the game's log (``game_log``, read here when not given) replays it
-    through the rules: each turn's dice after every roll, the dice held for each re-roll, the
-    box. A box taken back (undo) re-opens its turn; a skipped turn cannot be graded, so such a
-    game has no record."""
+    """One seat's play as the rules read it from the game's replayed log (``game_log``, read
+    here when not given: ``rules.played_turns``), for the analysis to grade."""
     if log is None:
         log = game_log(seat.game)
-    turns: list[strategy.TurnRecord] = []
-    rolls: list[rules.Dice] = []
-    holds: list[rules.Held] = []
-    last_closed: tuple[list[rules.Dice], list[rules.Held]] | None = None
-    for event in log:
-        if isinstance(event, rules.Started | rules.Ended) or event.seat != seat.position:
-            continue
-        match event:
-            case rules.Rolled(dice=dice, held=held):
-                if rolls:
-                    holds.append(held)
-                rolls.append(dice)
-            case rules.Scored(box=box, column=column):
-                turns.append(strategy.TurnRecord(tuple(rolls), tuple(holds), box, column))
-                last_closed, rolls, holds = (rolls, holds), [], []
-            case rules.Undone() if last_closed is not None:
-                turns.pop()
-                (rolls, holds), last_closed = last_closed, None
-            case rules.Skipped(box=box) if box is not None:
-                raise NoRecord("A skipped turn cannot be graded: this game has no analysis.")
-    return strategy.GameRecord(tuple(turns), kind=rules.KINDS[seat.game.kind])
+    try:
+        played = rules.played_turns(log, seat.position)
+    except rules.NoHistory as skipped:
+        raise NoRecord(str(skipped)) from None
+    turns = tuple(strategy.TurnRecord(t.rolls, t.holds, t.box, t.column) for t in played)
+    return strategy.GameRecord(turns, kind=rules.KINDS[seat.game.kind])

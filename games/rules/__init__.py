@@ -58,6 +58,7 @@ from games.rules.events import (
     Started,
     Undone,
 )
+from games.rules.history import NoHistory, PlayedTurn, played_turns
 from games.rules.leaving import skipped_box
 from games.rules.match import MAX_SEATS, Match
 from games.rules.phases import MatchPhase, SeatState, Standing
@@ -108,12 +109,13 @@ __all__ = [
     "YAHTZEE_BONUS", "YAHTZEE_POINTS", "Action", "Box", "BoxFilled", "CannotSkip", "Card", "Dice",
     "DiceSource", "Ended", "FirstRoll", "GameKind", "GameTotals", "Held", "HeldDice", "Hinted",
     "IllegalMove", "InvalidHold", "JokerForbids", "Match", "MatchEvent", "MatchOver", "MatchPhase",
-    "NoHelpHere", "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo", "OutOfTurn", "Player",
-    "Resigned", "Roll", "Rolled", "ScorecardComplete", "Scored", "Scoring", "SeatResigned",
-    "SeatState", "Section", "Sheet", "Skipped", "Slot", "Standing", "Started", "TableRefused",
-    "Turn", "Undone", "UnknownBox", "UnknownSeat", "ZeroToConfirm", "actions", "box_score",
-    "can_hold", "can_roll", "can_score", "column_scores", "describe_dice", "describe_die",
-    "face_name", "game_totals", "hold", "is_yahtzee", "joker_applies", "legal_moves",
-    "legal_scores", "roll", "score", "skipped_box", "system_dice", "totals", "validate_dice",
-    "verify_hold", "verify_roll", "verify_score", "yahtzee_bonus"
+    "NoHelpHere", "NoHistory", "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo",
+    "OutOfTurn", "PlayedTurn", "Player", "Resigned", "Roll", "Rolled", "ScorecardComplete",
+    "Scored", "Scoring", "SeatResigned", "SeatState", "Section", "Sheet", "Skipped", "Slot",
+    "Standing", "Started", "TableRefused", "Turn", "Undone", "UnknownBox", "UnknownSeat",
+    "ZeroToConfirm", "actions", "box_score", "can_hold", "can_roll", "can_score", "column_scores",
+    "describe_dice", "describe_die", "face_name", "game_totals", "hold", "is_yahtzee",
+    "joker_applies", "legal_moves", "legal_scores", "played_turns", "roll", "score", "skipped_box",
+    "system_dice", "totals", "validate_dice", "verify_hold", "verify_roll", "verify_score",
+    "yahtzee_bonus"
 ]  # fmt: skip
