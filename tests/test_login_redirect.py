@@ -3,7 +3,7 @@ once made it 8 KB, and nginx in front answered 502."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.test import Client
@@ -41,11 +41,13 @@ def test_a_short_query_still_comes_back_after_logging_in(client: Client) -> None
     assert redirected(response) == (reverse("accounts:login"), {"next": [page]})
 
 
-def test_a_page_too_long_to_come_back_to_leads_to_the_log_in_alone(client: Client) -> None:
-    response = client.get(reverse("games:join", kwargs={"token": "t" * 4000}))
+def test_a_page_too_long_to_come_back_to_leads_to_the_log_in_alone() -> None:
+    # No route of the site takes a path this long any more (an invitation's token is at most
+    # 64 characters): the rule holds for any that might.
+    login = reverse("accounts:login")
+    page = "/play/join/" + "t" * 4000 + "/"
 
-    assert response.status_code == 302
-    assert response["Location"] == reverse("accounts:login")
+    assert shortened(f"{login}?{urlencode({'next': page})}", login_url=login) == login
 
 
 def test_long_redirects_elsewhere_are_left_alone() -> None:

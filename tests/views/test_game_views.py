@@ -6,7 +6,6 @@ import html
 import re
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from accounts import licensing
@@ -398,17 +397,14 @@ def test_roll_and_score_requests_stay_small(
 ):
     next_dice(3, 3, 3, 2, 2)
     # session, user, SAVEPOINT, the game (locked), its seats, UPDATE game, INSERT move, RELEASE:
-    # the answer is the tray and the card's offers, from what is in hand. (Two reads of SQL
-    # compiled once cost less than one the ORM compiles each time.) PostgreSQL gets the two
-    # reads as one statement list, and the save's writes as another: one round trip each.
-    together = connection.vendor == "postgresql"
-    with django_assert_num_queries(6 if together else 8):
+    # the answer is the tray and the card's offers, from what is in hand.
+    with django_assert_num_queries(8):
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
     # ... and for scoring, the UPDATE of the seat's card; the page keeps its log of moves (not
     # read again), to which the answer adds the line of this scoring.
-    with django_assert_num_queries(6 if together else 9):
+    with django_assert_num_queries(9):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )
@@ -429,9 +425,8 @@ def test_the_dashboard_reads_a_page_of_each_list_in_three_queries(
     for _ in range(11):
         services.start_game(owner=player)
 
-    # session, user; a page of open games with their count, a page of ended ones, the live serial
-    # (on PostgreSQL those three as one statement list: one round trip).
-    with django_assert_num_queries(3 if connection.vendor == "postgresql" else 5):
+    # session, user; a page of open games with their count, a page of ended ones, the live serial.
+    with django_assert_num_queries(5):
         response = alice_client.get(reverse("games:dashboard"))
 
     assert 'Games in progress <span class="count">(11)</span>' in response.text
