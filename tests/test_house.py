@@ -35,7 +35,9 @@ def python_files() -> list[Path]:
     ]
 
 
-@pytest.mark.parametrize("module", ["games/store.py", "games/events.py", "games/moves.py"])
+@pytest.mark.parametrize(
+    "module", ["games/store.py", "games/seating.py", "games/events.py", "games/moves.py"]
+)
 def test_below_the_rooms_nothing_imports_a_room(module: str) -> None:
     rooms = {f"games.{room}" for room in ROOMS}
     found = imports(ROOT / module)

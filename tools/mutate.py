@@ -98,6 +98,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "games/moves.py": STORE_TESTS,
     "games/store.py": STORE_TESTS,
+    "games/seating.py": (*STORE_TESTS, "tests/online/test_room_pages.py"),
     "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     # The codec of a stored match, and the door every action goes through (issue 36).
     "games/rules/codec.py": ("tests/rules/test_codec.py",),

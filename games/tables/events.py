@@ -5,7 +5,7 @@ locked by the move, so at most once."""
 from __future__ import annotations
 
 from accounts import licensing
-from games import events, rules, store
+from games import events, rules, seating
 from games.models import Move, MoveAction
 
 
@@ -18,7 +18,7 @@ def give_back_unplayed(moved: events.Moved) -> None:
     for seat in returned:
         assert seat.user_id is not None
         licensing.give_back_trial_game(user_id=seat.user_id)
-    store.trial_games_returned(returned)
+    seating.trial_games_returned(returned)
 
 
 def subscribe() -> None:

@@ -3,7 +3,7 @@ computer players, seats offered by link or in the lobby), taking and withdrawing
 host's start, leaving a game not begun, and the rematch. One transaction each.
 
 A game has no match until its host starts it (``games.play.actions.begin``); until then these
-are the only writes to it, and each moves its version on (``store.touch``) and tells every open
+are the only writes to it, and each moves its version on (``seating.touch``) and tells every open
 page.
 """
 
@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts import licensing
 from accounts.models import User
-from games import rules, store
+from games import rules, seating, store
 from games.errors import GameError, GameNotFound, GameNotInProgress
 from games.models import (
     LOBBY_SEAT_HOURS,
@@ -75,7 +75,7 @@ def _lay_table(
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
     screen, and the computer players (``computers``: strategy and name), in that order. Not
     written yet: a game that begins now is written by the store as its match begins
-    (``games.play.actions.begin``), a waiting one by ``store.lay``."""
+    (``games.play.actions.begin``), a waiting one by ``seating.lay``."""
     game = Game(
         owner=owner,
         kind=rules.KINDS[kind].key,
@@ -222,7 +222,7 @@ def open_game(
         raise BadGuests("Choose a time limit from the list.")
     _check_waiting_games(owner)
     guest_rules.remember_guests(owner, names)
-    game = store.lay(
+    game = seating.lay(
         *_lay_table(
             owner=owner,
             kind=kind,
@@ -282,7 +282,7 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)
     last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
-    seat = store.seat_taken(_new_seat(game, last[0] + 1, str(user), user=user))
+    seat = seating.seat_taken(_new_seat(game, last[0] + 1, str(user), user=user))
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
     _touched(game)
@@ -309,7 +309,7 @@ def rematch(*, game_id: int, user: User) -> Game:
     computers = [
         (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
     ]
-    game = store.lay(
+    game = seating.lay(
         *_lay_table(
             owner=user,
             kind=old.kind,
@@ -390,14 +390,14 @@ def begin_game(*, game_id: int, user: User) -> SeatedGame:
                     raise
                 continue  # dropped: the others close ranks
         keep.append(seat)
-    return play.begin(store.seats_kept(seated, keep), by=user)
+    return play.begin(seating.seats_kept(seated, keep), by=user)
 
 
 def leave(table: SeatedGame, user: User) -> SeatedGame:
     """A player gives up their seat at a game that has not started: it is offered again."""
     mine = table.seat_of(user)
     assert mine is not None
-    left = store.seat_given_up(table, mine)
+    left = seating.seat_given_up(table, mine)
     _touched(table.game)
     return left
 
@@ -407,12 +407,12 @@ def close(table: SeatedGame) -> SeatedGame:
     Invitation.objects.filter(game=table.game, revoked_at__isnull=True, seat__isnull=True).update(
         revoked_at=timezone.now()
     )
-    closed = store.close_waiting(table)
+    closed = seating.close_waiting(table)
     live.publish(closed.game)
     return closed
 
 
 def _touched(game: Game, *changed: str) -> None:
-    """A change to ``game`` before it begins, written (``store.touch``) and told to its pages."""
-    store.touch(game, *changed)
+    """A change to ``game`` before it begins, written (``seating.touch``) and told to its pages."""
+    seating.touch(game, *changed)
     live.publish(game)

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 from django.db.models import QuerySet
 
-from games import rules, store
+from games import rules, seating, store
 from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Seat
 from games.moves import ReplayMismatch
 from games.play import actions as play
@@ -179,7 +179,7 @@ def test_a_seat_taken_before_the_start_moves_the_version_on_by_one(player) -> No
 def test_closing_a_waiting_game_ends_its_seats_and_no_others(player) -> None:
     other = services.open_game(owner=player, invites=1)
     game = services.open_game(owner=player, invites=1)
-    table = store.close_waiting(store.load(game_id=game.pk, user=player))
+    table = seating.close_waiting(store.load(game_id=game.pk, user=player))
 
     assert [seat.game_over for seat in table.seats] == [True]
     assert list(Seat.objects.filter(game=game).values_list("game_over", flat=True)) == [True]
