@@ -3,38 +3,29 @@ the rooms.
 
 The store saves a move and returns a ``Moved``: the game and seats as written, the match before
 and after, and the match's new events (a box scored, the turn passed, the game over). The door
-(``games.play.actions.act``) hands it to ``tell``; each room subscribes where it lives, in its
-``AppConfig.ready()``, with ``listen``:
-
-- ``listen(f)`` runs ``f`` inside the move's transaction, after its writes: for the few rows
-  that belong with the move and must commit with it or not at all (a finished game's
-  high-score rows, a day's result). Keep it to writes: it is part of the move's time, and a
-  listener that raises fails the move as a failed write would.
-- ``listen(f, on_commit=True)`` runs ``f`` once the move has committed: for telling the world
-  (the open pages, a mail, a task enqueued). It never runs for a move that did not commit, and
-  a failure is logged, never answered to the player.
+(``games.play.actions.act``) hands it to ``tell``; each room subscribes where it lives (its
+``events.py``, from ``GamesConfig.ready()``) with ``listen``. A listener runs inside the move's
+transaction, after its writes: the few rows that belong with the move commit with it or not at
+all (a finished game's high-score rows, a day's result, the coach's note), and a listener that
+raises fails the move as a failed write would. Whatever tells the world waits for the commit by
+itself: ``live.publish`` and ``yahtzee_site.tasking.later`` (mail, grading, the trainer's
+harvest) act only once the move has committed, and never for one rolled back.
 
 The store imports nothing of this; the rooms import it, and nothing here imports a room.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from typing import TYPE_CHECKING
-
-from django.db import transaction
 
 from games import rules
 
 if TYPE_CHECKING:
     from accounts.models import User
     from games.models import Game, Seat
-
-logger = logging.getLogger(__name__)
-
 
 @dataclass(frozen=True, eq=False)
 class Moved:
@@ -59,20 +50,11 @@ class Moved:
         return self.after.log[len(self.before.log) :]
 
     @property
-    def started(self) -> bool:
-        return self.before is None
-
-    @property
     def finished(self) -> bool:
         """The move ended the match with a result (not abandoned)."""
         return self.after.phase is rules.MatchPhase.FINISHED and (
             self.before is None or self.before.phase is not rules.MatchPhase.FINISHED
         )
-
-    @property
-    def ended(self) -> bool:
-        """The move ended the match, finished or abandoned."""
-        return self.after.is_over and (self.before is None or not self.before.is_over)
 
     @property
     def turn_passed_to(self) -> int | None:
@@ -89,33 +71,17 @@ class Moved:
 
 Listener = Callable[[Moved], None]
 
-_inside: list[Listener] = []
-_after: list[Listener] = []
+_listeners: list[Listener] = []
 
 
-def listen(listener: Listener, *, on_commit: bool = False) -> Listener:
+def listen(listener: Listener) -> Listener:
     """Have ``listener`` told of every move (once: listening twice changes nothing)."""
-    listeners = _after if on_commit else _inside
-    if listener not in listeners:
-        listeners.append(listener)
+    if listener not in _listeners:
+        _listeners.append(listener)
     return listener
 
 
 def tell(moved: Moved) -> None:
-    """Tell every listener of ``moved``: those inside the transaction now, the others once it
-    commits."""
-    for listener in _inside:
+    """Tell every listener of ``moved``, in the order they listened."""
+    for listener in _listeners:
         listener(moved)
-    for listener in _after:
-        transaction.on_commit(partial(_robust, listener, moved))
-
-
-def _robust(listener: Listener, moved: Moved) -> None:
-    try:
-        listener(moved)
-    except Exception:
-        logger.exception("%s failed after a move of game %s", _name(listener), moved.game.pk)
-
-
-def _name(listener: Listener) -> str:
-    return f"{getattr(listener, '__module__', '?')}.{getattr(listener, '__qualname__', listener)}"

@@ -102,7 +102,14 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     # The codec of a stored match, and the door every action goes through (issue 36).
     "games/rules/codec.py": ("tests/rules/test_codec.py",),
-    "games/play/actions.py": STORE_TESTS,
+    "games/play/actions.py": (
+        "tests/services/test_door.py",
+        *STORE_TESTS,
+        "tests/daily/test_daily_closing.py",
+        "tests/views/test_game_views.py",
+        "tests/views/test_coach_views.py",
+        "tests/test_house.py",
+    ),
     "games/events.py": (
         *STORE_TESTS,
         "tests/online/test_turn_mail.py",

@@ -35,7 +35,7 @@ class ComputersTurn:
     each step until a person is on turn. Asked against an older version it does nothing: the
     pages of several players may ask for the same step at once."""
 
-    to_the_end: bool = False
+    to_the_end: bool
 
 
 Asked = rules.Action | ComputersTurn
