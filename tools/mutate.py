@@ -111,6 +111,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_house.py",
     ),
     "games/events.py": (
+        "tests/services/test_door.py",
         *STORE_TESTS,
         "tests/online/test_turn_mail.py",
         "tests/services/test_grading.py",
