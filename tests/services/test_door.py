@@ -325,3 +325,66 @@ def test_what_the_door_asks_and_answers_are_values() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         abandoned.left = True  # type: ignore[misc]
     assert abandoned.left is False
+
+
+def test_a_begun_match_is_told_as_a_start_and_computers_throw_for_first_at_once(
+    player, monkeypatch
+) -> None:
+    heard: list[events.Moved] = []
+    monkeypatch.setattr(events, "_listeners", [*events._listeners, heard.append])
+
+    game = services.start_game(owner=player, computers=["good"], roll_for_first=True)
+
+    (start,) = heard
+    assert start.before is None and start.turn_passed_to is None  # both to throw: no turn yet
+    assert [type(e) for e in start.events] == [rules.Started, rules.FirstRoll]
+    assert Move.objects.get(game=game).action == "first"  # the computer's throw, logged
+
+
+def test_each_match_begins_with_the_setup_its_rows_say(player, monkeypatch) -> None:
+    heard: list[events.Moved] = []
+    monkeypatch.setattr(events, "_listeners", [*events._listeners, heard.append])
+    bob = make_user("bob")
+    online = services.open_game(owner=bob, invites=1, turn_limit=3600)
+    services.join_game(token=online.invitations.get().token, user=player)
+    from games.daily.services import start_challenge
+
+    services.start_game(owner=player, guests=["Ann"], computers=["good"], roll_for_first=True)
+    services.begin_game(game_id=online.pk, user=bob)
+    start_challenge(user=make_user("carol"))
+
+    together, remote, daily = (m.after for m in heard if m.before is None)
+    assert together.players == (0, 0, None) and together.contenders == (0, 1, 2)
+    assert (remote.turn_limit, remote.players, remote.challenge) == (3600, (0, 1), False)
+    assert daily.challenge and daily.seats == 1
+
+
+CLOCKED = {
+    "hold": lambda g, u, now: play.set_held(
+        game_id=g.pk, user=u, version=_version(g), held=[False] * 5, now=now),
+    "roll": lambda g, u, now: play.roll_dice(game_id=g.pk, user=u, version=_version(g), now=now),
+    "score": lambda g, u, now: play.score_box(
+        game_id=g.pk, user=u, version=_version(g), box="chance", now=now),
+    "undo": lambda g, u, now: play.undo_score(game_id=g.pk, user=u, version=_version(g), now=now),
+    "hint": lambda g, u, now: play.take_hint(game_id=g.pk, user=u, version=_version(g), now=now),
+    "first": lambda g, u, now: play.throw_for_first(game_id=g.pk, user=u, now=now),
+    "computer": lambda g, u, now: play.play_computer(
+        game_id=g.pk, user=u, version=_version(g), now=now),
+    "resign": lambda g, u, now: play.resign(game_id=g.pk, user=u, version=_version(g), now=now),
+    "skip": lambda g, u, now: play.skip_turn(game_id=g.pk, user=u, version=_version(g), now=now),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", CLOCKED)
+def test_every_action_asks_the_clock_it_is_given_whether_a_challenge_still_counts(
+    player, name
+) -> None:
+    from games.daily import clock
+    from games.daily.services import start_challenge
+
+    game = start_challenge(user=player)
+    roll_now(game, player, 1, 2, 3, 4, 5)
+    tomorrow = clock.closes_at(Game.objects.get(pk=game.pk).challenge_day) + timedelta(minutes=1)
+
+    with pytest.raises(clock.ChallengeClosed):
+        CLOCKED[name](game, player, tomorrow)
