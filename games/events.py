@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from accounts.models import User
     from games.models import Game, Seat
 
+
 @dataclass(frozen=True, eq=False)
 class Moved:
     """One move as saved: who made it, the rows as written, the match before and after."""
@@ -36,9 +37,9 @@ class Moved:
     before: rules.Match | None
     """``None``: the match has just begun (the move is its start)."""
     after: rules.Match
-    by: User | None = None
+    by: User | None
     """The account whose request made the move (``None``: no request, a task or a command)."""
-    shown: bool = True
+    shown: bool
     """Whether the move changed anything a page of the game shows (a seat's on-turn flag
     alone does not)."""
 

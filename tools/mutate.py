@@ -91,6 +91,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
             "games/rules/draw.py",
             "games/rules/events.py",
             "games/rules/leaving.py",
+            "games/rules/playing.py",
             "games/rules/phases.py",
             "games/rules/undo.py",
         ),

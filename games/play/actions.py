@@ -104,17 +104,7 @@ def begin(table: SeatedGame, *, by: User | None = None) -> SeatedGame:
     """The match of a game whose seats are set begins, as its rows say it was set up
     (computer players throw for first at once, when the game rolls for it). A table just laid
     and not yet written (a game started at once) is inserted as the match begins."""
-    started = store.setup(table.game, table.seats)
-    match = rules.Match.start(
-        table.game.rules_kind,
-        started.seats,
-        roll_for_first=started.roll_for_first,
-        host=started.host,
-        players=started.players,
-        turn_limit=started.turn_limit,
-        challenge=started.challenge,
-        dice=rules.system_dice,
-    )
+    match = rules.Match.begin(store.setup(table.game, table.seats), rules.system_dice)
     return _saved(replace(table, loaded=None), match, by=by)
 
 

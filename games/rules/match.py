@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from games.rules import acting, draw, leaving
+from games.rules import playing as turn_play
 from games.rules import undo as taking_back
 from games.rules.actions import Player
 from games.rules.dice import Dice, DiceSource
@@ -41,12 +42,6 @@ from games.rules.events import (
 from games.rules.phases import MatchPhase, SeatState, Standing
 from games.rules.scoring import KINDS, GameKind
 from games.rules.turn import Sheet, Turn, _can
-from games.rules.turn import hold as hold_dice
-from games.rules.turn import roll as roll_dice
-from games.rules.turn import score as score_box
-from games.rules.turn import verify_hold as verify_turn_hold
-from games.rules.turn import verify_roll as verify_turn_roll
-from games.rules.turn import verify_score as verify_turn_score
 
 MAX_SEATS: Final = 6
 
@@ -174,7 +169,15 @@ class Match:
         started = next(events, None)
         if not isinstance(started, Started):
             raise ValueError("A match's log starts with Started.")
-        match = cls.start(
+        match = cls.begin(started)
+        for event in events:
+            match = match.apply(event)
+        return match
+
+    @classmethod
+    def begin(cls, started: Started, dice: DiceSource | None = None) -> Match:
+        """The match ``started`` sets up (``start`` with its kind, seats and options)."""
+        return cls.start(
             KINDS[started.kind],
             started.seats,
             roll_for_first=started.roll_for_first,
@@ -182,10 +185,8 @@ class Match:
             players=started.players,
             turn_limit=started.turn_limit,
             challenge=started.challenge,
+            dice=dice,
         )
-        for event in events:
-            match = match.apply(event)
-        return match
 
     def apply(self, event: MatchEvent) -> Match:
         """This match after ``event``, played again from a log; the event must come out equal."""
@@ -356,57 +357,17 @@ class Match:
         """This match with ``event`` appended to its log and ``changes`` made."""
         return replace(self, log=(*self.log, event), **changes)
 
-    # --- Hold, roll, score --------------------------------------------------------------------
+    # --- Hold, roll, score (games.rules.playing) ----------------------------------------------
 
-    def verify_hold(self, seat: int, held: Sequence[bool]) -> None:
-        self._verify_on_turn(seat)
-        verify_turn_hold(self.turn, held)
-
-    def can_hold(self, seat: int, held: Sequence[bool]) -> bool:
-        return _can(lambda: self.verify_hold(seat, held))
-
-    def hold(self, seat: int, held: Sequence[bool]) -> tuple[Match, HeldDice]:
-        self.verify_hold(seat, held)
-        turn = hold_dice(self.turn, held)
-        event = HeldDice(seat, turn.held)
-        return self._logged(event, turn=turn), event
-
-    def verify_roll(self, seat: int) -> None:
-        self._verify_on_turn(seat)
-        verify_turn_roll(self.turn)
-
-    def can_roll(self, seat: int) -> bool:
-        return _can(lambda: self.verify_roll(seat))
-
-    def roll(self, seat: int, source: DiceSource) -> tuple[Match, Rolled]:
-        """Throw the dice the seat on turn does not hold; it ends any chance to undo."""
-        self.verify_roll(seat)
-        turn, record = roll_dice(self.turn, source)
-        event = Rolled(seat, record.dice, record.held, record.roll_number)
-        return self._logged(event, turn=turn, undo=None), event
-
-    def verify_score(self, seat: int, box: str, column: int = 0) -> int:
-        """Raise with a reason if ``seat`` cannot fill ``box`` now; else return its points."""
-        self._verify_on_turn(seat)
-        return verify_turn_score(self.sheets[seat], self.turn, box, column)
-
-    def can_score(self, seat: int, box: str, column: int = 0) -> bool:
-        return _can(lambda: self.verify_score(seat, box, column))
-
-    def score(self, seat: int, box: str, column: int = 0) -> tuple[Match, Scored]:
-        """Fill ``box`` with the dice on the table and pass the turn on.
-
-        Until anyone rolls next (or skips a turn), the scorer may take the box back. The last box
-        of the last seat finishes the match and is final: the result is entered at once.
-        """
-        self.verify_score(seat, box, column)
-        sheet, s = score_box(self.sheets[seat], self.turn, box, column)
-        event = Scored(
-            seat, s.column, s.box, s.points, s.dice, s.yahtzee_bonus, s.joker, s.upper_bonus
-        )
-        new = self._logged(event, sheets=self._replace_sheet(seat, sheet))._pass_turn()
-        # The undo is this match as it was: its own undo the roll before this scoring closed.
-        return replace(new, undo=None if new.is_over else self), event
+    verify_hold = turn_play.verify_hold
+    can_hold = turn_play.can_hold
+    hold = turn_play.hold
+    verify_roll = turn_play.verify_roll
+    can_roll = turn_play.can_roll
+    roll = turn_play.roll
+    verify_score = turn_play.verify_score
+    can_score = turn_play.can_score
+    score = turn_play.score
 
     def _replace_sheet(self, seat: int, sheet: Sheet) -> tuple[Sheet, ...]:
         return tuple(sheet if s == seat else other for s, other in enumerate(self.sheets))

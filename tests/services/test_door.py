@@ -28,7 +28,7 @@ def thrown(*values: int) -> rules.DiceSource:
 
 
 def moved(before: Match | None, after: Match) -> events.Moved:
-    return events.Moved(game=Game(), seats=[], before=before, after=after)
+    return events.Moved(game=Game(), seats=[], before=before, after=after, by=None, shown=True)
 
 
 def test_a_moves_events_are_the_new_end_of_the_log() -> None:
@@ -38,6 +38,11 @@ def test_a_moves_events_are_the_new_end_of_the_log() -> None:
     assert moved(started, rolled).events == rolled.log[len(started.log) :] != ()
     assert moved(None, started).events == started.log  # a start: its whole log
     assert moved(started, rolled).rolled and not moved(None, started).rolled
+    held, _ = rolled.hold(0, (True, False, False, False, False))
+    again, _ = held.roll(0, thrown(6, 6, 6, 6))
+    assert moved(rolled, again).rolled  # a re-roll: the hold, then the roll
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        moved(rolled, again).after = rolled  # type: ignore[misc]
 
 
 def test_the_turn_passes_when_the_seat_on_turn_changes_or_play_begins() -> None:
