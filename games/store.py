@@ -63,16 +63,17 @@ class SeatedGame:
 def load(*, game_id: int, user: User, lock: bool = False) -> SeatedGame:
     """The game and its seats, if ``user`` is seated in it; else ``GameNotFound``.
 
-    Two reads, the game then its seats in order: every roll, score and page starts here. With
-    ``lock`` the game row is locked until the transaction ends (the writes use this; SQLite's
-    IMMEDIATE transactions lock anyway), before its seats are read.
+    One read, the seats in order each with their game (a join): every roll, score and page
+    starts here. With ``lock`` the game's row alone is locked until the transaction ends (the
+    writes use this; SQLite's IMMEDIATE transactions lock anyway).
     """
-    games = Game.objects.filter(pk=game_id)
-    game = (games.select_for_update() if lock else games).first()
-    seats = list(Seat.objects.filter(game_id=game_id).order_by("position")) if game else []
-    if game is None or not any(seat.user_id == user.pk for seat in seats):
+    seats = Seat.objects.filter(game_id=game_id).select_related("game").order_by("position")
+    if lock:
+        seats = seats.select_for_update(of=("game",))
+    found = list(seats)
+    if not found or not any(seat.user_id == user.pk for seat in found):
         raise GameNotFound("There is no such game.")
-    return seated(game, seats)
+    return seated(found[0].game, found)
 
 
 def seated(game: Game, seats: list[Seat]) -> SeatedGame:

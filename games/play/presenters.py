@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -69,7 +70,14 @@ GAME_ACTIONS = (
 
 
 def game_urls(game_id: int) -> dict[str, str]:
-    """Every action's address for ``game_id``."""
+    """Every action's address for ``game_id`` (a copy: the caller may change it)."""
+    return dict(_game_urls(game_id, get_script_prefix()))
+
+
+@lru_cache(maxsize=4096)
+def _game_urls(game_id: int, prefix: str) -> dict[str, str]:
+    # Reversed once per game and process (14 of them a page, 30-50 us each): an address is
+    # fixed by the URLconf, the game and the script prefix.
     return {name: reverse(f"games:{name}", kwargs={"game_id": game_id}) for name in GAME_ACTIONS}
 
 

@@ -64,11 +64,11 @@ def test_a_loaded_game_is_shown_without_its_match(player) -> None:
 
 def test_a_load_locks_the_game_row_only_when_asked(player, monkeypatch) -> None:
     game = services.start_game(owner=player)
-    locked: list[type] = []
+    locked: list[tuple[str, ...]] = []
     real = QuerySet.select_for_update
 
     def recorded(self, *args, **kwargs):
-        locked.append(self.model)
+        locked.append(kwargs.get("of", ()))
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(QuerySet, "select_for_update", recorded)
@@ -76,7 +76,7 @@ def test_a_load_locks_the_game_row_only_when_asked(player, monkeypatch) -> None:
     assert locked == []  # a page's read locks nothing
     with transaction.atomic():
         store.load(game_id=game.pk, user=player, lock=True)
-    assert locked == [Game]  # the game row alone, not its seats
+    assert locked == [("game",)]  # the game's row alone, not its seats
 
 
 def _seat(position: int, user_id: int | None, kind: str = PlayerKind.HUMAN) -> Seat:

@@ -230,11 +230,10 @@ def test_a_write_reads_the_game_locked(player):
             store.load(game_id=game.pk, user=player, lock=lock)
         return [q["sql"] for q in done.captured_queries if q["sql"].startswith("SELECT")]
 
-    (game_sql, seats_sql), unlocked = reads(lock=True), reads(lock=False)
-    if connection.features.has_select_for_update:
-        assert game_sql.rstrip().endswith("FOR UPDATE")
-    assert "FOR UPDATE" not in seats_sql
-    assert not any("FOR UPDATE" in sql for sql in unlocked)
+    (locked,), (unlocked,) = reads(lock=True), reads(lock=False)  # one read: seats and game
+    if connection.features.has_select_for_update_of:
+        assert locked.rstrip().endswith('FOR UPDATE OF "games_game"')
+    assert "FOR UPDATE" not in unlocked
 
 
 EVERY_ACTION = {

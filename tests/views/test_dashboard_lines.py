@@ -36,8 +36,9 @@ def summary(**fields) -> GameSummary:
 
 def render(name: str, lines: list) -> str:
     """The lines as the dashboard draws them: the line's template for each."""
-    template = engines["jinja2"].get_template(name)
-    return "".join(template.render({"line": line}) for line in lines)
+    macros = engines["jinja2"].env.get_template(name).module
+    line_of = getattr(macros, name.rsplit("/", 1)[1].removesuffix(".html"))
+    return "".join(str(line_of(line)) for line in lines)
 
 
 def text(html: str) -> list[str]:

@@ -396,15 +396,15 @@ def test_roll_and_score_requests_stay_small(
     alice_client, game, next_dice, django_assert_num_queries
 ):
     next_dice(3, 3, 3, 2, 2)
-    # session, user, SAVEPOINT, the game (locked), its seats, UPDATE game, INSERT move, RELEASE:
-    # the answer is the tray and the card's offers, from what is in hand.
-    with django_assert_num_queries(8):
+    # session, user, SAVEPOINT, the seats with their game (locked), UPDATE game, INSERT move,
+    # RELEASE: the answer is the tray and the card's offers, from what is in hand.
+    with django_assert_num_queries(7):
         response = alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
     assert response.status_code == 200
 
     # ... and for scoring, the UPDATE of the seat's card; the page keeps its log of moves (not
     # read again), to which the answer adds the line of this scoring.
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         response = alice_client.post(
             url("score", game), {"version": 1, "box": "full_house"}, headers=HTMX
         )
