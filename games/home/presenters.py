@@ -9,7 +9,6 @@ from functools import cache
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
@@ -21,7 +20,7 @@ from games.models import (
     TURN_LIMITS,
     GameStatus,
 )
-from games.play.presenters import play_url
+from games.play.presenters import game_url, play_url
 from games.strategy.bots import (
     MEASURED_ACCURACY,
     MEASURED_ACCURACY_DATE,
@@ -180,4 +179,4 @@ _KIND_NAMES = dict(KIND_CHOICES)
 
 
 def analysis_url(game_id: int, position: int) -> str:
-    return reverse("games:analysis", kwargs={"game_id": game_id, "position": position})
+    return game_url("analysis", game_id, position)

@@ -70,19 +70,24 @@ GAME_ACTIONS = (
 
 
 def game_urls(game_id: int) -> dict[str, str]:
-    """Every action's address for ``game_id`` (a copy: the caller may change it)."""
-    return dict(_game_urls(game_id, get_script_prefix()))
-
-
-@lru_cache(maxsize=4096)
-def _game_urls(game_id: int, prefix: str) -> dict[str, str]:
-    # Reversed once per game and process (14 of them a page, 30-50 us each): an address is
-    # fixed by the URLconf, the game and the script prefix.
-    return {name: reverse(f"games:{name}", kwargs={"game_id": game_id}) for name in GAME_ACTIONS}
+    """Every action's address for ``game_id``."""
+    return {name: game_url(name, game_id) for name in GAME_ACTIONS}
 
 
 def play_url(game_id: int) -> str:
-    return reverse("games:play", kwargs={"game_id": game_id})
+    return game_url("play", game_id)
+
+
+def game_url(name: str, game_id: int, *more: int) -> str:
+    """The address of the game's page ``name`` (``more``: its other numbers, a seat's place)."""
+    return _reversed(name, (game_id, *more), get_script_prefix())
+
+
+@lru_cache(maxsize=8192)
+def _reversed(name: str, args: tuple[int, ...], prefix: str) -> str:
+    # Reversed once per address and process (a game page has 14, a dashboard 20 and more, at
+    # 30-50 us a reverse): an address is fixed by the URLconf, its numbers and the prefix.
+    return reverse(f"games:{name}", args=args)
 
 
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
