@@ -9,7 +9,6 @@ scored, wherever it went, as the site counts them) are the engine's numbers.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 
@@ -79,10 +78,10 @@ def finished_sheet(rng: random.Random, kind: rules.GameKind) -> rules.Sheet:
 
 @dataclass(frozen=True)
 class FinishedCard:
-    """A finished sheet as the bench stores it: the cards' JSON and the numbers a seat and its
-    score row copy (the same ones the site's services copy when a game ends)."""
+    """A finished sheet as the bench stores it: the sheet (in its game's state) and the numbers
+    a seat and its score row copy (the same ones the site's services copy when a game ends)."""
 
-    cards_json: str
+    sheet: rules.Sheet
     grand_total: int
     upper_bonuses: int
     yahtzee_bonuses: int
@@ -92,7 +91,7 @@ class FinishedCard:
     def of(cls, sheet: rules.Sheet) -> FinishedCard:
         totals = sheet.totals()
         return cls(
-            cards_json=json.dumps([dict(card) for card in sheet.cards], separators=(",", ":")),
+            sheet=sheet,
             grand_total=totals["grand_total"],
             upper_bonuses=sum(1 for column in totals["columns"] if column["upper_bonus"]),
             yahtzee_bonuses=sheet.yahtzee_bonuses,

@@ -24,8 +24,8 @@ from bench import fill
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from bench.turns import HOLD, open_boxes, version_of
-from games import rules
-from games.models import Game, Seat
+from games import rules, store
+from games.models import Game
 from games.strategy import seeded_dice
 from games.tables import services
 
@@ -113,7 +113,8 @@ def run(directory: Path, console: Console, *, seed: int = 2026) -> dict[str, Any
 
 def _same_games(coached: _Player, plain: _Player) -> None:
     """The two games ended alike, box for box: else the comparison is not fair."""
-    cards = [Seat.objects.get(game_id=p.game_id).cards for p in (coached, plain)]
+    cards = [store.match_of(Game.objects.get(pk=p.game_id)).sheets[0].cards
+             for p in (coached, plain)]  # fmt: skip
     if cards[0] != cards[1]:
         raise BenchError(f"the coach's bench played two different games: {cards}")
 

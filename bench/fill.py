@@ -7,6 +7,7 @@ refused unless forced.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from bench.cards import FinishedCard, card_pool
 from bench.output import BenchError, Console
 from games import rules
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
+from games.rules import codec
 
 PREFIX = "bench-"
 DAYS = 365
@@ -208,11 +210,10 @@ class GameRows:
     next_id: dict[type[Model], int] = field(init=False)
 
     # The columns of each row, in order (the tables' other columns get their defaults).
-    GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "dice", "held",
-            "rolls_used", "version", "created_at", "updated_at", "finished_at")  # fmt: skip
-    SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "cards",
-            "yahtzee_bonuses", "yahtzees", "grand_total", "game_over",
-            "used_trial_game")  # fmt: skip
+    GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "state", "version",
+            "created_at", "updated_at", "finished_at")  # fmt: skip
+    SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "grand_total",
+            "game_over", "used_trial_game")  # fmt: skip
     SCORE = ("id", "seat_id", "game_id", "kind", "player_kind", "user_id", "display_name",
              "grand_total", "upper_bonuses", "yahtzees", "yahtzee_bonuses",
              "finished_at")  # fmt: skip
@@ -235,28 +236,41 @@ class GameRows:
         finished_at = adapt(finished_dt)
         created_at = adapt(finished_dt - timedelta(minutes=minutes))
         game_id = self._take_id(Game)
-        empty = "[]"
-        game_row = (game_id, kind.key, GameStatus.FINISHED, owner_id, 0, kind.rounds, empty, empty,
-                    0, kind.rounds * 3, created_at, finished_at, finished_at)  # fmt: skip
         seats: list[tuple[PlayerKind, int | None, str]] = [
             (PlayerKind.HUMAN, owner_id, self.display_names[owner_id])
         ]
         if rng.random() < COMPUTER_SHARE:
             seats.append((PlayerKind.COMPUTER, None, COMPUTER_NAME))
         seat_rows, score_rows = [], []
+        # One card gives the seat, its score and the game's state the same numbers, as a game's
+        # end would.
+        cards = [rng.choice(self.pools[kind]) for _ in seats]
         for position, (player_kind, user_id, name) in enumerate(seats):
-            # One card gives the seat and its score the same numbers, as a game's end would.
-            card = rng.choice(self.pools[kind])
+            card = cards[position]
             seat_id = self._take_id(Seat)
             seat_rows.append(
-                (seat_id, game_id, position, player_kind, user_id, name, card.cards_json,
-                 card.yahtzee_bonuses, card.yahtzees, card.grand_total, True, False)
+                (seat_id, game_id, position, player_kind, user_id, name, card.grand_total, True,
+                 False)
             )  # fmt: skip
             score_rows.append(
                 (self._take_id(Score), seat_id, game_id, kind.key, player_kind, user_id, name,
                  card.grand_total, card.upper_bonuses, card.yahtzees, card.yahtzee_bonuses,
                  finished_at)
             )  # fmt: skip
+        ended = rules.Match(
+            kind=kind,
+            sheets=tuple(card.sheet for card in cards),
+            states=(rules.SeatState.PLAYING,) * len(seats),
+            host=0,
+            phase=rules.MatchPhase.FINISHED,
+            first=0,
+            current=None,
+            first_rolls=(None,) * len(seats),
+            players=(0, None)[: len(seats)],
+        )
+        state = json.dumps(codec.to_state(ended), separators=(",", ":"))
+        game_row = (game_id, kind.key, GameStatus.FINISHED, owner_id, 0, kind.rounds, state,
+                    kind.rounds * 3, created_at, finished_at, finished_at)  # fmt: skip
         return game_row, seat_rows, score_rows
 
 

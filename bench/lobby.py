@@ -88,10 +88,10 @@ def clear(console: Console) -> None:
 class LobbyRows:
     """Makes the rows of one waiting game at a time: the game, its seats, its invitations."""
 
-    GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "dice", "held",
-            "rolls_used", "version", "created_at", "updated_at")  # fmt: skip
-    SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "cards",
-            "game_over", "used_trial_game")  # fmt: skip
+    GAME = ("id", "kind", "status", "owner_id", "current_seat", "round", "version", "created_at",
+            "updated_at")  # fmt: skip
+    SEAT = ("id", "game_id", "position", "player_kind", "user_id", "display_name", "game_over",
+            "used_trial_game")  # fmt: skip
     INVITATION = ("id", "game_id", "token", "open_to_all", "seat_id", "created_at")
 
     def __init__(self, rng: random.Random, names: dict[int, str]) -> None:
@@ -112,15 +112,13 @@ class LobbyRows:
         at = connection.ops.adapt_datetimefield_value(opened)
         game_id = self._take_id(Game)
         taken = rng.random() < TAKEN_SHARE
-        game = (game_id, kind.key, GameStatus.WAITING, host, 0, 1, "[]", "[]", 0, int(taken),
-                at, at)  # fmt: skip
-        cards = "[" + ", ".join(["{}"] * kind.columns) + "]"
+        game = (game_id, kind.key, GameStatus.WAITING, host, 0, 1, int(taken), at, at)
         seated = [host]
         if taken:
             seated.append(rng.choice([p for p in rng.sample(self.players, 2) if p != host]))
         seats = [
             (self._take_id(Seat), game_id, position, PlayerKind.HUMAN, user, self.names[user],
-             cards, False, False)
+             False, False)
             for position, user in enumerate(seated)
         ]  # fmt: skip
         offered = rng.randint(1, OPEN_AT_MOST)

@@ -59,26 +59,20 @@ class Game(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_games"
     )
-    # The turn in progress: whose seat, what is on the table, which dice are held.
+    # The match as the rules keep it (``games.rules.codec``: every seat's sheet, the turn, the
+    # draw for first, the undo snapshot), written by ``games.store`` alone. ``None`` while the
+    # game waits for players: it has no match until its host starts it.
+    state = models.JSONField(null=True, blank=True, default=None)
+    # Copies of the state kept to be searched and listed: whose turn (kept as it was while
+    # nobody's is), the round, and how many moves the game has made (the pages' version).
     current_seat = models.PositiveSmallIntegerField(default=0)
     round = models.PositiveSmallIntegerField(default=1)
-    dice = models.JSONField(default=list, blank=True)
-    held = models.JSONField(default=list, blank=True)
-    rolls_used = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
-    # The last scoring, as it may still be taken back (until anyone rolls): the scorer's seat
-    # index, their card and turn before it, the box filled. ``None`` when nothing can be undone.
-    undo = models.JSONField(null=True, blank=True)
     # Seconds a player on another device may stay idle on turn before others may skip them
     # (``None``: no limit, nobody is skipped).
     turn_limit = models.PositiveIntegerField(null=True, blank=True)
-    # Roll for first (RULES.md): while ``contenders`` lists seat indexes, those players each
-    # throw five dice (``first_rolls``: seat index -> dice, this round of the draw); the highest
-    # total starts at ``first_seat`` and play passes on in seating order from there.
+    # Roll for first (RULES.md): the players each throw five dice, the highest total starts.
     roll_for_first = models.BooleanField(default=False)
-    contenders = models.JSONField(default=list, blank=True)
-    first_rolls = models.JSONField(default=dict, blank=True)
-    first_seat = models.PositiveSmallIntegerField(default=0)
     # The day whose challenge this game is (``games.daily``): its dice are the day's.
     challenge_day = models.DateField(null=True, blank=True)
     # The game the players went on to after this one ("Rematch"), once someone asked for it.
@@ -95,9 +89,6 @@ class Game(models.Model):
             models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_status")
         ]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(rolls_used__lte=rules.MAX_ROLLS), name="game_rolls_used_at_most_3"
-            ),
             models.CheckConstraint(
                 condition=Q(status__in=GameStatus.values), name="game_status_valid"
             ),
@@ -126,7 +117,7 @@ class Grading(models.TextChoices):
 
 
 class Seat(models.Model):
-    """A player's place in a game: who sits there, and their score card."""
+    """A player's place in a game: who sits there (their card is in the game's ``state``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -139,9 +130,6 @@ class Seat(models.Model):
         related_name="seats",
     )
     display_name = models.CharField(max_length=30)
-    # One mapping of box key -> points per column of the game kind.
-    cards = models.JSONField(default=list)
-    yahtzee_bonuses = models.PositiveSmallIntegerField(default=0)
     # A copy of "the game is over" (finished or abandoned), so a player's games can be listed
     # straight off the seat_user_turn index, open ones apart from the rest, newest first.
     game_over = models.BooleanField(default=False)
@@ -152,8 +140,6 @@ class Seat(models.Model):
     # Whether seating this account used one of its trial games (given back if the game is
     # abandoned before its first roll).
     used_trial_game = models.BooleanField(default=False)
-    # Five of a kinds scored, wherever they went (the card alone cannot tell a Joker's).
-    yahtzees = models.PositiveSmallIntegerField(default=0)
     # A player who resigned: their turns are passed over and their score is never entered.
     resigned = models.BooleanField(default=False)
     # For a computer's seat: which strategy plays it (``games.strategy.BOT_NAMES``).

@@ -1,12 +1,13 @@
 """The one room that turns rows into a ``Match`` and a ``Match`` into rows.
 
-``load`` reads a game and its seats (locked for a write) and rebuilds the match they keep;
-``save`` takes the match an action made and writes what changed: the game row's turn, draw,
-status and round, each seat's card, state and on-turn flag, and the match's new events as
-``Move`` rows (``games.moves``). Every state column is written here and nowhere else, derived
-from the match in one place. ``save`` returns what the move did (``games.events.Moved``); the
-door (``games.play.actions``) tells the rooms that listen. The store decides no rule and knows
-no feature: it neither grades, nor mails, nor publishes.
+``load`` reads a game and its seats (locked for a write) and the match the game keeps in one
+column, ``Game.state`` (the rules' codec reads and writes it); ``save`` takes the match an
+action made and writes what changed: the state, the few copies of it kept to be searched and
+listed (the game's status, whose turn, the round; each seat's flags and total), and the match's
+new events as ``Move`` rows (``games.moves``). Every state column is written here and nowhere
+else, derived from the match in one place. ``save`` returns what the move did
+(``games.events.Moved``); the door (``games.play.actions``) tells the rooms that listen. The
+store decides no rule and knows no feature: it neither grades, nor mails, nor publishes.
 
 A loaded match carries only the end of its log that the rules may still need (the scoring an
 undo would take back); the whole log is the ``Move`` table, which ``replay`` plays again.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
@@ -27,6 +28,7 @@ from games.coaching import Coaching
 from games.errors import GameNotFound
 from games.events import Moved
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
+from games.rules import codec
 
 # --- A game and its seats, as loaded --------------------------------------------------------
 
@@ -80,15 +82,11 @@ def seated(game: Game, seats: list[Seat]) -> SeatedGame:
     """``game`` and its ``seats`` (in order) as one, with the match they keep."""
     for seat in seats:
         seat.game = game  # one Game object for all, so a change made through one is seen by all
-    return SeatedGame(game=game, seats=seats, loaded=match_of(game, seats))
+    loaded = None if game.state is None else match_of(game)
+    return SeatedGame(game=game, seats=seats, loaded=loaded)
 
 
-# --- Rows -> Match ----------------------------------------------------------------------------
-
-_PHASE_OF_STATUS = {
-    GameStatus.FINISHED: rules.MatchPhase.FINISHED,
-    GameStatus.ABANDONED: rules.MatchPhase.ABANDONED,
-}
+# --- Rows -> Match -> rows -------------------------------------------------------------------
 
 
 def setup(game: Game, seats: Sequence[Seat]) -> rules.Started:
@@ -116,79 +114,13 @@ def setup(game: Game, seats: Sequence[Seat]) -> rules.Started:
     )
 
 
-def match_of(game: Game, seats: Sequence[Seat]) -> rules.Match | None:
-    """The match the rows keep: every seat's sheet and state, the draw for first while it
-    lasts, who went first, the seat on turn and its turn, and the scoring an undo may take
-    back. ``None`` for a game still waiting for players."""
-    if game.status == GameStatus.WAITING:
-        return None
-    kind, started = game.rules_kind, setup(game, seats)
-    phase = _PHASE_OF_STATUS.get(GameStatus(game.status), rules.MatchPhase.PLAYING)
-    drawing = phase is rules.MatchPhase.PLAYING and bool(game.contenders)
-    if drawing:
-        phase = rules.MatchPhase.ROLLING_FOR_FIRST
-    now = rules.Match(
-        kind=kind,
-        sheets=tuple(_sheet(seat, kind) for seat in seats),
-        states=tuple(
-            rules.SeatState.RESIGNED if seat.resigned else rules.SeatState.PLAYING for seat in seats
-        ),
-        host=started.host,
-        phase=phase,
-        first=None if drawing else game.first_seat,
-        current=None if drawing or phase is rules.MatchPhase.FINISHED else game.current_seat,
-        turn=_turn(game.dice, game.held, game.rolls_used),
-        contenders=tuple(game.contenders) if drawing else (),
-        first_rolls=tuple(
-            tuple(game.first_rolls[str(s)]) if str(s) in game.first_rolls else None
-            for s in range(len(seats))
-        ),
-        players=started.players,
-        turn_limit=started.turn_limit,
-        challenge=started.challenge,
-    )
-    if game.undo and phase is rules.MatchPhase.PLAYING:
-        return _with_undo(now, game.undo)
-    return now
+def match_of(game: Game) -> rules.Match:
+    """The match ``game`` keeps (its ``state``, read by the rules' codec); ``ValueError`` for a
+    game still waiting for players (it has none)."""
+    if game.state is None:
+        raise ValueError("A game waiting for players has no match yet.")
+    return codec.from_state(game.state)
 
-
-def _sheet(seat: Seat, kind: rules.GameKind) -> rules.Sheet:
-    return rules.Sheet(
-        kind=kind,
-        cards=tuple(seat.cards) if seat.cards else (),
-        yahtzee_bonuses=seat.yahtzee_bonuses,
-        yahtzees=seat.yahtzees,
-    )
-
-
-def _turn(dice: Sequence[int], held: Sequence[bool], rolls_used: int) -> rules.Turn:
-    if not dice:
-        return rules.Turn()
-    kept = tuple(held) if len(held) == rules.DICE_COUNT else rules.NO_HOLD
-    return rules.Turn(dice=tuple(dice), held=kept, rolls_used=rolls_used)
-
-
-def _with_undo(now: rules.Match, kept: dict[str, Any]) -> rules.Match:
-    """``now`` able to take back its last scoring: ``kept`` is the scorer's sheet and turn as
-    they were before it, and the scoring itself (the match's latest event)."""
-    seat = kept["seat"]
-    sheet = rules.Sheet(
-        kind=now.kind,
-        cards=tuple(kept["cards"]),
-        yahtzee_bonuses=kept["yahtzee_bonuses"],
-        yahtzees=kept["yahtzees"],
-    )
-    before = replace(
-        now,
-        sheets=tuple(sheet if s == seat else other for s, other in enumerate(now.sheets)),
-        current=seat,
-        turn=_turn(kept["dice"], kept["held"], kept["rolls_used"]),
-    )
-    scored = rules.Scored(seat, kept["column"], kept["box"], kept["points"], tuple(kept["dice"]))
-    return replace(now, undo=before, log=(scored,))
-
-
-# --- Match -> rows ----------------------------------------------------------------------------
 
 _STATUS_OF_PHASE = {
     rules.MatchPhase.ROLLING_FOR_FIRST: GameStatus.IN_PROGRESS,
@@ -199,55 +131,20 @@ _STATUS_OF_PHASE = {
 
 
 def _game_columns(match: rules.Match, game: Game) -> dict[str, Any]:
-    """The game row's state columns as ``match`` has them."""
-    turn = match.turn
+    """The game row as ``match`` has it: its state, and the copies searched and listed."""
     return {
+        "state": codec.to_state(match),
         "status": _STATUS_OF_PHASE[match.phase],
         # The seat on turn; kept as it was while nobody is (the draw, a finished game).
         "current_seat": game.current_seat if match.current is None else match.current,
         "round": match.round,
-        "first_seat": match.first or 0,
-        "contenders": list(match.contenders),
-        "first_rolls": {
-            str(s): list(dice) for s, dice in enumerate(match.first_rolls) if dice is not None
-        },
-        "dice": list(turn.dice) if turn.dice is not None else [],
-        "held": list(turn.held) if turn.dice is not None else [],
-        "rolls_used": turn.rolls_used,
-        "undo": _undo_kept(match),
-    }
-
-
-def _undo_kept(match: rules.Match) -> dict[str, Any] | None:
-    """What the game row keeps of ``match.undo``: the scorer's sheet and turn before the
-    scoring, and the scoring (what ``_with_undo`` rebuilds it from)."""
-    before = match.undo
-    if before is None or before.current is None:
-        return None
-    scored = next(e for e in reversed(match.log) if isinstance(e, rules.Scored))
-    sheet, turn = before.sheets[before.current], before.turn
-    return {
-        "seat": before.current,
-        "cards": [dict(card) for card in sheet.cards],
-        "yahtzee_bonuses": sheet.yahtzee_bonuses,
-        "yahtzees": sheet.yahtzees,
-        "dice": list(turn.dice or ()),
-        "held": list(turn.held) if turn.dice is not None else [],
-        "rolls_used": turn.rolls_used,
-        "column": scored.column,
-        "box": str(scored.box),
-        "points": scored.points,
     }
 
 
 def _seat_columns(match: rules.Match, position: int, seat: Seat) -> dict[str, Any]:
-    """A seat's state columns as ``match`` has them."""
-    sheet = match.sheets[position]
+    """A seat's copies of ``match`` kept to list its account's games."""
     resigned = match.states[position] is rules.SeatState.RESIGNED
     columns: dict[str, Any] = {
-        "cards": [dict(card) for card in sheet.cards],
-        "yahtzee_bonuses": sheet.yahtzee_bonuses,
-        "yahtzees": sheet.yahtzees,
         "resigned": resigned,
         "game_over": match.is_over or resigned,
         # The dashboard's copy of "a move of yours is awaited" (an account's seat on turn, or
@@ -255,7 +152,7 @@ def _seat_columns(match: rules.Match, position: int, seat: Seat) -> dict[str, An
         "on_turn": seat.user_id is not None and match.can_act(position),
     }
     if match.phase is rules.MatchPhase.FINISHED:
-        columns["grand_total"] = sheet.grand_total
+        columns["grand_total"] = match.sheets[position].grand_total
     return columns
 
 
@@ -287,8 +184,10 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
     ]
     # The on-turn flag is the dashboard's copy of who may move, the hints a mark for the high
     # scores: no page of the game shows either, and neither moves the game's version on.
+    # A match that begins is no move yet: the state it is first written with is not shown.
     unseen = {"on_turn", "hints"}
-    shown = changed or logged or any(set(fields) - unseen for _, fields in seat_changes)
+    begun = [name for name in changed if before is not None or name != "state"]
+    shown = begun or logged or any(set(fields) - unseen for _, fields in seat_changes)
     first_seq = game.version + 1
     if shown:
         game.version += max(1, len(logged))

@@ -67,9 +67,10 @@ def _on_turn_flags_follow_the_games(request: pytest.FixtureRequest) -> Iterator[
     for seat in Seat.objects.select_related("game"):
         game, expected = seat.game, False
         if seat.user_id is not None and game.status == GameStatus.IN_PROGRESS:
-            if game.contenders:
+            match = store.match_of(game)
+            if match.contenders:
                 expected = (
-                    seat.position in game.contenders and str(seat.position) not in game.first_rolls
+                    seat.position in match.contenders and match.first_rolls[seat.position] is None
                 )
             else:
                 expected = game.current_seat == seat.position

@@ -5,6 +5,7 @@ Fixtures in ``tests/conftest.py`` hand these out; tests may import them directly
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import re
@@ -21,7 +22,7 @@ from accounts.models import User
 from games import advice, rules, store, strategy
 from games.models import Game, GameStatus, PlayerKind, Score, Seat
 from games.play import actions as play
-from games.rules import actions
+from games.rules import actions, codec
 
 PASSWORD = "dice-roll-full-house-42"
 """Every ``make_user`` player's password."""
@@ -98,18 +99,53 @@ def score_now(game: Game, user: User, box: str, column: int = 0) -> store.Seated
     return play.score_box(game_id=game.pk, user=user, version=game.version, box=box, column=column)
 
 
+def match_of(game: Game | int) -> rules.Match:
+    """The match ``game`` keeps now (read again from its row)."""
+    return store.match_of(Game.objects.get(pk=getattr(game, "pk", game)))
+
+
+def sheet_of(game: Game | int, position: int = 0) -> rules.Sheet:
+    """The sheet of the seat at ``position`` in ``game`` now."""
+    return match_of(game).sheets[position]
+
+
+def cards_of(game: Game | int, position: int = 0) -> list[dict[str, int]]:
+    """The card (a mapping of box to points per column) of the seat at ``position`` now."""
+    return [dict(card) for card in sheet_of(game, position).cards]
+
+
+def put_match(game: Game, **changes: Any) -> rules.Match:
+    """Put ``changes`` to its match straight into ``game``'s state, for tests that start from a
+    position no play reached (no move logged, the version unchanged). The match put."""
+    match = dataclasses.replace(match_of(game), **changes)
+    Game.objects.filter(pk=game.pk).update(state=codec.to_state(match), round=match.round)
+    game.refresh_from_db()
+    return match
+
+
+def put_sheet(
+    game: Game, cards: Sequence[dict[str, int]], *, position: int = 0, yahtzee_bonuses: int = 0
+) -> rules.Match:
+    """Put a card (one mapping per column) straight into the seat at ``position``. Its Yahtzees
+    are those the card shows: a 50 in a YAHTZEE box and each bonus."""
+    match = match_of(game)
+    yahtzees = sum(c.get("yahtzee") == rules.YAHTZEE_POINTS for c in cards) + yahtzee_bonuses
+    sheet = rules.Sheet(
+        kind=match.kind,
+        cards=tuple(dict(c) for c in cards),
+        yahtzee_bonuses=yahtzee_bonuses,
+        yahtzees=yahtzees,
+    )
+    sheets = tuple(sheet if p == position else s for p, s in enumerate(match.sheets))
+    return put_match(game, sheets=sheets)
+
+
 def fill_card(game: Game, card: dict[str, int], yahtzee_bonuses: int = 0) -> None:
     """Put a score card straight into a solo game, for tests that start mid-game.
 
     Its Yahtzees are those the card shows: a 50 in the YAHTZEE box and each bonus.
     """
-    seat = game.seats.get()
-    seat.cards = [dict(card)]
-    seat.yahtzee_bonuses = yahtzee_bonuses
-    seat.yahtzees = (card.get("yahtzee") == rules.YAHTZEE_POINTS) + yahtzee_bonuses
-    seat.save()
-    game.round = len(card) + 1
-    game.save()
+    put_sheet(game, [card], yahtzee_bonuses=yahtzee_bonuses)
 
 
 def finished_game(
@@ -125,15 +161,33 @@ def finished_game(
 ) -> Score:
     """A finished one-seat game with its high-score row, as if played to ``total``."""
     when = when or timezone.now()
-    game = Game.objects.create(owner=user, kind=kind, status=GameStatus.FINISHED, finished_at=when)
+    columns = rules.KINDS[kind].columns
+    cards = cards or [{"chance": 20}, *([{}] * (columns - 1))]
+    sheet = rules.Sheet(kind=rules.KINDS[kind], cards=tuple(cards), yahtzees=yahtzees)
+    ended = rules.Match(
+        kind=sheet.kind,
+        sheets=(sheet,),
+        states=(rules.SeatState.PLAYING,),
+        host=0,
+        phase=rules.MatchPhase.FINISHED,
+        first=0,
+        current=None,
+        first_rolls=(None,),
+        players=(None if computer else 0,),
+    )
+    game = Game.objects.create(
+        owner=user,
+        kind=kind,
+        status=GameStatus.FINISHED,
+        finished_at=when,
+        state=codec.to_state(ended),
+    )
     seat = Seat.objects.create(
         game=game,
         position=0,
         user=None if computer else user,
         player_kind=PlayerKind.COMPUTER if computer else PlayerKind.HUMAN,
         display_name="Robo" if computer else user.display_name,
-        cards=cards or [{"chance": 20}],
-        yahtzees=yahtzees,
         grand_total=total,
     )
     return Score.objects.create(

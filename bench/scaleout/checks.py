@@ -31,7 +31,7 @@ def replay_games(usernames: Sequence[str]) -> Replay:
     games = Game.objects.filter(owner__username__in=usernames).order_by("pk")
     mismatches: list[str] = []
     finished = moves = 0
-    for game in games:
+    for game in games.exclude(status=GameStatus.WAITING):  # a waiting game has no match yet
         scores = {s.seat_id: s for s in Score.objects.filter(game=game)}
         finished += game.status == GameStatus.FINISHED
         moves += Move.objects.filter(game=game).count()
@@ -40,11 +40,12 @@ def replay_games(usernames: Sequence[str]) -> Replay:
         except ReplayMismatch as exc:
             mismatches.append(f"game {game.pk}: {exc}")
             continue
+        stored = store.match_of(game)
+        if (match.phase, match.current, match.turn) != (stored.phase, stored.current, stored.turn):
+            mismatches.append(f"game {game.pk}: its state's turn differs from its log")
         for seat in Seat.objects.filter(game=game).order_by("position"):
             sheet = match.sheets[seat.position]
-            if [dict(c) for c in sheet.cards] != seat.cards or (
-                sheet.yahtzee_bonuses != seat.yahtzee_bonuses
-            ):
+            if sheet != stored.sheets[seat.position]:
                 mismatches.append(f"game {game.pk} seat {seat.position}: card differs from its log")
             score = scores.pop(seat.pk, None)
             if game.status == GameStatus.FINISHED and not seat.resigned:
@@ -76,7 +77,7 @@ def unplayable(usernames: Sequence[str]) -> int:
         seat = Seat.objects.select_related("user").get(game=game, position=game.current_seat)
         assert seat.user is not None
         try:
-            if game.rolls_used < rules.MAX_ROLLS:
+            if store.match_of(game).turn.rolls_used < rules.MAX_ROLLS:
                 play.roll_dice(game_id=game.pk, user=seat.user, version=game.version)
             else:
                 match = store.load(game_id=game.pk, user=seat.user).match()

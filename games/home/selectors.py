@@ -20,6 +20,7 @@ from games.models import (
     Grading,
     Seat,
 )
+from games.rules import codec
 
 # --- A game and its seats ------------------------------------------------------------------
 
@@ -97,11 +98,8 @@ def _open_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
     return (
         _seats_of(user_id, over=False)
         .annotate(open_count=Subquery(counted))
-        .values_list(
-            *_GAME_COLUMNS, "position", "cards", "yahtzee_bonuses", "yahtzees", "on_turn",
-            "open_count",
-        )
-    )  # fmt: skip
+        .values_list(*_GAME_COLUMNS, "position", "game__state", "on_turn", "open_count")
+    )
 
 
 def _finished_seats(user_id: int) -> QuerySet[Seat, tuple[Any, ...]]:
@@ -151,17 +149,10 @@ def _summary(
     updated_at: datetime,
     finished_at: datetime | None,
     position: int,
-    cards: list[dict[str, int]],
-    yahtzee_bonuses: int,
-    yahtzees: int,
+    state: codec.State | None,
     on_turn: bool,
 ) -> GameSummary:
     """A game in progress (or waiting for players): the viewer's card as it stands."""
-    sheet = rules.Sheet(
-        kind=rules.KINDS[kind],
-        cards=tuple(cards) if cards else (),
-        yahtzee_bonuses=yahtzee_bonuses,
-        yahtzees=yahtzees,
-    )
+    sheet = codec.sheet_of(state, position) if state else rules.Sheet(kind=rules.KINDS[kind])
     line = _line(game_id, kind, status, updated_at, finished_at, position, sheet.grand_total)
     return replace(line, boxes_filled=sheet.boxes_filled, your_turn=on_turn)

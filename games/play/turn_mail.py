@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from accounts import mailing
 from accounts.models import User
-from games import rules
+from games import rules, store
 from games.events import Moved
 from games.models import Game, GameStatus, PlayerKind, Seat
 from games.play import live
@@ -72,7 +72,9 @@ def news(seats: Sequence[Seat], events: Sequence[rules.MatchEvent]) -> str:
     for event in reversed(events):
         if isinstance(event, rules.Scored):
             name, box = seats[event.seat].display_name, _box_name(event.box)
-            column = f" ×{event.column + 1}" if len(seats[event.seat].cards) > 1 else ""
+            column = (
+                f" ×{event.column + 1}" if seats[event.seat].game.rules_kind.columns > 1 else ""
+            )
             return f"{name} scored {event.points} in {box}{column}"
         if isinstance(event, rules.Skipped):
             return f"{seats[event.seat].display_name} was skipped"
@@ -144,7 +146,7 @@ def _still_due(seat: Seat, turn: int) -> bool:
     game = seat.game
     return (
         game.status == GameStatus.IN_PROGRESS
-        and not game.contenders
+        and store.match_of(game).phase is rules.MatchPhase.PLAYING
         and game.current_seat == seat.position
         and game.round == turn
         and not seat.resigned

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from django.core.cache import cache
 
-from games import advice, rules, strategy
+from games import advice, rules, store, strategy
 from games.models import GameStatus, Seat
 from games.review.selectors import NoRecord, game_record
 
@@ -160,12 +160,7 @@ def replay_of(seat: Seat, *, players: int | None = None) -> Replay:
 
 def final_sheet(seat: Seat) -> rules.Sheet:
     """The card as the game ended, as the store kept it."""
-    return rules.Sheet(
-        kind=seat.game.rules_kind,
-        cards=tuple(seat.cards),
-        yahtzee_bonuses=seat.yahtzee_bonuses,
-        yahtzees=seat.yahtzees,
-    )
+    return store.match_of(seat.game).sheets[seat.position]
 
 
 def _replay(seat: Seat, *, players: int | None) -> Replay:

@@ -20,7 +20,7 @@ from typing import Any, Final
 from games.rules.events import Scored
 from games.rules.match import Match
 from games.rules.phases import MatchPhase, SeatState
-from games.rules.scoring import KINDS
+from games.rules.scoring import KINDS, GameKind
 from games.rules.turn import Sheet, Turn
 
 VERSION: Final = 1
@@ -68,6 +68,23 @@ def from_state(state: Mapping[str, Any]) -> Match:
         raise BadState(f"A stored match that cannot be read: {exc}") from exc
 
 
+def sheet_of(state: object, seat: int) -> Sheet:
+    """The sheet of ``seat`` in the match ``state`` keeps, the rest of it left unread (a list
+    of games shows each one's card)."""
+    if not isinstance(state, Mapping) or state.get("v") != VERSION:
+        raise BadState(f"Not a stored match of version {VERSION}.")
+    try:
+        return _sheet(KINDS[state["kind"]], *state["sheets"][seat])
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise BadState(f"A stored match that cannot be read: {exc}") from exc
+
+
+def _sheet(kind: GameKind, cards: list[dict[str, int]], bonuses: int, yahtzees: int) -> Sheet:
+    return Sheet(
+        kind=kind, cards=tuple(dict(c) for c in cards), yahtzee_bonuses=bonuses, yahtzees=yahtzees
+    )
+
+
 def _body(match: Match) -> State:
     turn = match.turn
     return {
@@ -99,10 +116,7 @@ def _match(state: Mapping[str, Any]) -> Match:
     dice, held, rolls_used = state["turn"]
     return Match(
         kind=kind,
-        sheets=tuple(
-            Sheet(kind=kind, cards=tuple(dict(c) for c in cards), yahtzee_bonuses=b, yahtzees=y)
-            for cards, b, y in state["sheets"]
-        ),
+        sheets=tuple(_sheet(kind, *sheet) for sheet in state["sheets"]),
         states=tuple(SeatState(s) for s in state["states"]),
         host=state["host"],
         phase=MatchPhase(state["phase"]),

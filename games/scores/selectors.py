@@ -41,6 +41,7 @@ from games.models import (
     Score,
     Seat,
 )
+from games.rules import codec
 
 # --- A game and its seats ------------------------------------------------------------------
 
@@ -339,12 +340,12 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
         Score.objects.filter(user_id=user_id, kind=kind, player_kind=PlayerKind.HUMAN)
         .order_by("finished_at", "id")
         .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
-                     "yahtzee_bonuses", "seat__accuracy", "seat__cards")
+                     "yahtzee_bonuses", "seat__accuracy", "seat__position", "game__state")
     )  # fmt: skip
     columns = rules.KINDS[kind].columns
-    box_sums = dict.fromkeys(rules.CATEGORIES, 0)
-    for *_, cards in scores:
-        for card in cards:
+    box_sums: dict[str, int] = dict.fromkeys(rules.CATEGORIES, 0)
+    for *_, position, state in scores:  # a score's game is finished: it has a state
+        for card in codec.sheet_of(state, position).cards:
             for box, points in card.items():
                 box_sums[box] += points
     played_columns = len(scores) * columns

@@ -89,15 +89,8 @@ def _lay_table(
         *((name, {"player_kind": PlayerKind.GUEST}) for name in guests),
         *((name, {"player_kind": PlayerKind.COMPUTER, "bot": bot}) for bot, name in computers),
     ]
-    columns = game.rules_kind.columns
     seats = [
-        Seat(
-            game=game,
-            position=position,
-            display_name=name,
-            cards=[{} for _ in range(columns)],
-            **fields,
-        )
+        Seat(game=game, position=position, display_name=name, **fields)
         for position, (name, fields) in enumerate(players)
     ]
     return game, seats
@@ -152,8 +145,7 @@ class InvitationError(GameError):
 
 def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     """A seat taken at a table already laid (a player following an invitation)."""
-    cards: list[dict[str, int]] = [{} for _ in range(game.rules_kind.columns)]
-    return Seat(game=game, position=position, display_name=name, cards=cards, **fields)
+    return Seat(game=game, position=position, display_name=name, **fields)
 
 
 MAX_WAITING_GAMES = 3

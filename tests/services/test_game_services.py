@@ -10,11 +10,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rules, store
 from games.errors import GameError, GameNotFound, StaleGame
-from games.models import Game, GameStatus, Move, MoveAction, Seat
+from games.models import Game, GameStatus, Move, MoveAction
 from games.play import actions as play
 from games.tables import services
 from games.tables.selectors import games_of
-from tests.factories import ScriptedDice
+from tests.factories import ScriptedDice, cards_of, match_of, sheet_of
 
 
 def test_start_game_seats_the_owner_with_an_empty_card(player):
@@ -22,7 +22,7 @@ def test_start_game_seats_the_owner_with_an_empty_card(player):
 
     seat = game.seats.get()
     assert (game.kind, game.status, game.round, game.version) == ("classic", "in_progress", 1, 0)
-    assert (seat.user, seat.display_name, seat.cards) == (player, "Alice", [{}])
+    assert (seat.user, seat.display_name, cards_of(game)) == (player, "Alice", [{}])
 
 
 def test_a_game_started_at_once_is_written_as_its_match_begins_each_row_once(player):
@@ -43,8 +43,8 @@ def test_first_roll_throws_all_five_dice_and_is_logged(game, roll):
     table = roll(game, 3, 1, 4, 1, 5)
 
     game.refresh_from_db()
-    assert game.dice == [3, 1, 4, 1, 5]
-    assert game.rolls_used == 1
+    assert match_of(game).turn.dice == (3, 1, 4, 1, 5)
+    assert match_of(game).turn.rolls_used == 1
     assert game.version == 1
     move = Move.objects.get(game=game)
     assert (move.action, move.dice, move.roll_number, move.seq) == (
@@ -69,10 +69,10 @@ def test_held_dice_stay_and_only_the_others_are_thrown(game, roll, player):
         dice_source=dice,
     )
 
-    game.refresh_from_db()
-    assert game.dice == [6, 6, 6, 6, 6]
+    turn = match_of(game).turn
+    assert turn.dice == (6, 6, 6, 6, 6)
     assert dice.asked == [2]
-    assert game.held == [True, True, False, False, True]
+    assert turn.held == (True, True, False, False, True)
 
 
 def test_set_held_persists_for_a_resumed_game(game, roll, player):
@@ -84,7 +84,7 @@ def test_set_held_persists_for_a_resumed_game(game, roll, player):
     )
 
     game.refresh_from_db()
-    assert game.held == [False, True, True, False, False]
+    assert match_of(game).turn.held == (False, True, True, False, False)
     assert game.version == 2
 
 
@@ -92,13 +92,14 @@ def test_a_fourth_roll_is_refused_and_changes_nothing(game, roll):
     for _ in range(3):
         roll(game, 1, 2, 3, 4, 6)
     game.refresh_from_db()
-    before = (game.dice, game.rolls_used, game.version, Move.objects.count())
+    before = (match_of(game).turn, game.version, Move.objects.count())
+    assert before[0] == rules.Turn(dice=(1, 2, 3, 4, 6), held=rules.NO_HOLD, rolls_used=3)
 
     with pytest.raises(rules.NoRollsLeft):
         roll(game, 5, 5, 5, 5, 5)
 
     game.refresh_from_db()
-    assert (game.dice, game.rolls_used, game.version, Move.objects.count()) == before
+    assert (match_of(game).turn, game.version, Move.objects.count()) == before
 
 
 def test_a_stale_version_is_refused(game, roll, player):
@@ -109,8 +110,7 @@ def test_a_stale_version_is_refused(game, roll, player):
             game_id=game.pk, user=player, version=0, dice_source=ScriptedDice(1, 1, 1, 1, 1)
         )
 
-    game.refresh_from_db()
-    assert game.rolls_used == 1
+    assert match_of(game).turn.rolls_used == 1
 
 
 def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
@@ -125,12 +125,15 @@ def test_someone_not_seated_cannot_see_or_act_on_the_game(game, make_user):
     assert Game.objects.get(pk=game.pk).status == GameStatus.IN_PROGRESS
 
 
-def test_a_seated_player_must_wait_for_their_turn(game, make_user):
+def test_a_seated_player_must_wait_for_their_turn(player, make_user):
     bob = make_user("bob", display_name="Bob")
-    Seat.objects.create(game=game, position=1, user=bob, display_name="Bob", cards=[{}])
+    game = services.open_game(owner=player, invites=1)
+    services.join_game(token=game.invitations.get().token, user=bob)
+    services.begin_game(game_id=game.pk, user=player)
+    game.refresh_from_db()
 
     with pytest.raises(rules.OutOfTurn, match=r"^It is not your turn\.$"):
-        play.roll_dice(game_id=game.pk, user=bob, version=0)
+        play.roll_dice(game_id=game.pk, user=bob, version=game.version)
 
 
 def test_scoring_fills_the_box_ends_the_turn_and_logs_it(game, roll, player):
@@ -140,9 +143,8 @@ def test_scoring_fills_the_box_ends_the_turn_and_logs_it(game, roll, player):
     play.score_box(game_id=game.pk, user=player, version=game.version, box="full_house")
 
     game.refresh_from_db()
-    seat = game.seats.get()
-    assert seat.cards == [{"full_house": 25}]
-    assert (game.dice, game.held, game.rolls_used, game.round) == ([], [], 0, 2)
+    assert cards_of(game) == [{"full_house": 25}]
+    assert (match_of(game).turn, game.round) == (rules.Turn(), 2)
     move = Move.objects.filter(action=MoveAction.SCORE).get()
     assert (move.box, move.points, move.round, move.dice) == ("full_house", 25, 1, [3, 3, 3, 2, 2])
 
@@ -157,7 +159,7 @@ def test_scoring_a_filled_box_is_refused(game, roll, player):
     with pytest.raises(rules.BoxFilled):
         play.score_box(game_id=game.pk, user=player, version=game.version, box="threes")
 
-    assert game.seats.get().cards == [{"threes": 9}]
+    assert cards_of(game) == [{"threes": 9}]
 
 
 def test_a_yahtzee_bonus_is_kept_with_the_seat(game, roll, player, fill_card):
@@ -167,8 +169,7 @@ def test_a_yahtzee_bonus_is_kept_with_the_seat(game, roll, player, fill_card):
 
     play.score_box(game_id=game.pk, user=player, version=game.version, box="fours")
 
-    seat = game.seats.get()
-    assert seat.yahtzee_bonuses == 1
+    assert sheet_of(game).yahtzee_bonuses == 1
     assert Move.objects.get(action=MoveAction.SCORE).yahtzee_bonus == 100
 
 

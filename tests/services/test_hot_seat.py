@@ -7,7 +7,7 @@ import pytest
 
 from accounts.models import TRIAL_GAMES, User
 from games import rules, store
-from games.models import Game, PlayerKind, Score, Seat
+from games.models import Game, PlayerKind, Score
 from games.play import actions as play
 from games.scores.selectors import top_ten
 from games.tables import services
@@ -65,8 +65,9 @@ def test_the_host_plays_each_guests_turn_in_order(player) -> None:
 
 def test_an_account_cannot_play_a_seat_that_is_not_its_own(player) -> None:
     other = make_user("bob")
-    game = services.start_game(owner=player)
-    Seat.objects.create(game=game, position=1, user=other, display_name="Bob", cards=[{}])
+    game = services.open_game(owner=player, invites=1)
+    services.join_game(token=game.invitations.get().token, user=other)
+    services.begin_game(game_id=game.pk, user=player)
     roll_now(game, player, 1, 2, 3, 4, 5)
     score_now(game, player, "chance")
 

@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.models import Game, Move, MoveAction, Seat
+from games.models import Game, Move, MoveAction
 from games.play import actions as play
 from games.tables import services
-from tests.factories import HTMX, make_user, page_text, roll_now, score_now
+from tests.factories import HTMX, cards_of, make_user, match_of, page_text, roll_now, score_now
 
 
 def undo(game: Game, user):
@@ -26,12 +26,18 @@ def test_a_box_taken_back_restores_card_dice_and_rolls_left(player, game) -> Non
     seated = undo(game, player)
 
     game.refresh_from_db()
-    assert seated.seats[0].cards == [{}]
-    assert (game.dice, game.rolls_used, game.round, game.undo) == ([2, 2, 2, 5, 5], 2, 1, None)
+    assert seated.match().sheets[0].cards == ({},)
+    now = match_of(game)
+    assert (now.turn.dice, now.turn.rolls_used, game.round, now.undo) == (
+        (2, 2, 2, 5, 5),
+        2,
+        1,
+        None,
+    )
     last = Move.objects.order_by("-seq").first()
     assert (last.action, last.box, last.points) == (MoveAction.UNDO, "threes", 0)
     score_now(game, player, "full_house")  # and the right box instead
-    assert Seat.objects.get().cards == [{"full_house": 25}]
+    assert cards_of(game) == [{"full_house": 25}]
 
 
 def test_after_anyone_rolls_the_box_is_final(player, game) -> None:
@@ -41,7 +47,7 @@ def test_after_anyone_rolls_the_box_is_final(player, game) -> None:
 
     with pytest.raises(rules.NothingToUndo, match=r"^There is no scoring to take back: the dice"):
         undo(game, player)
-    assert Seat.objects.get().cards == [{"large_straight": 40}]
+    assert cards_of(game) == [{"large_straight": 40}]
 
 
 def test_only_the_scorer_may_take_it_back(player) -> None:
@@ -67,7 +73,7 @@ def test_the_last_box_of_the_game_is_final(player, game) -> None:
     score_now(game, player, "chance")
 
     game.refresh_from_db()
-    assert game.status == "finished" and game.undo is None
+    assert game.status == "finished" and match_of(game).undo is None
 
 
 def test_the_page_offers_undo_and_the_key_answer_puts_the_turn_back(
