@@ -93,7 +93,7 @@ def to_state(apps, schema_editor):
 
 def to_columns(apps, schema_editor):
     Game, Seat = apps.get_model("games", "Game"), apps.get_model("games", "Seat")
-    playing = Game.objects.exclude(state=None).order_by("pk")
+    playing = Game.objects.exclude(state__isnull=True).order_by("pk")
     for game in playing.iterator(chunk_size=2000):
         state = game.state
         dice, held, rolls_used = state["turn"]

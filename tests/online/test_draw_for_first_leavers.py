@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Game, GameStatus, Move, MoveAction
 from games.play import actions as play
 from games.tables import services
-from tests.factories import ScriptedDice, client_for, make_user, roll_now, score_now
+from tests.factories import ScriptedDice, client_for, make_user, match_of, roll_now, score_now
 from tests.online.test_replay import assert_replays
 
 
@@ -61,7 +61,8 @@ def test_the_other_player_resigning_before_throwing_hands_the_host_the_first_tur
     resign(game, bob)
 
     game.refresh_from_db()
-    assert (game.contenders, game.first_seat, game.current_seat) == ([], 0, 0)
+    match = match_of(game)
+    assert (match.contenders, match.first, game.current_seat) == ((), 0, 0)
     roll_now(game, player, 1, 2, 3, 4, 5)
     score_now(game, player, "large_straight")
     assert assert_replays(game).current == 0  # Bob resigned: Alice plays on alone
@@ -75,7 +76,8 @@ def test_a_resignation_after_two_have_thrown_settles_the_draw_between_them(playe
     resign(game, cy)
 
     game.refresh_from_db()
-    assert (game.contenders, game.first_seat, game.current_seat) == ([], 1, 1)
+    match = match_of(game)
+    assert (match.contenders, match.first, game.current_seat) == ((), 1, 1)
     roll_now(game, bob, 2, 2, 2, 3, 3)
     assert_replays(game)
 
@@ -86,11 +88,11 @@ def test_the_host_resigning_during_the_draw_leaves_the_others_to_throw(player, b
     resign(game, player)
 
     game.refresh_from_db()
-    assert game.status == GameStatus.IN_PROGRESS and game.contenders == [1, 2]
+    assert game.status == GameStatus.IN_PROGRESS and match_of(game).contenders == (1, 2)
     throw(game, bob, 2, 2, 2, 2, 2)
     throw(game, cy, 3, 3, 3, 3, 3)
     game.refresh_from_db()
-    assert (game.contenders, game.current_seat) == ([], 2)
+    assert (match_of(game).contenders, game.current_seat) == ((), 2)
     assert_replays(game)
 
 
@@ -102,7 +104,7 @@ def test_an_idle_player_who_never_throws_can_be_skipped_out_of_the_draw(player, 
     play.skip_turn(game_id=game.pk, user=player, version=game.version)
 
     game.refresh_from_db()
-    assert (game.contenders, game.current_seat) == ([], 0)
+    assert (match_of(game).contenders, game.current_seat) == ((), 0)
     skip = Move.objects.get(game=game, action=MoveAction.SKIP)
     assert (skip.seat.user, skip.box, skip.points) == (bob, "", None)
     roll_now(game, player, 1, 2, 3, 4, 5)
@@ -123,6 +125,6 @@ def test_throws_made_against_the_same_page_of_the_draw_are_both_taken(
     bobs = client_for(bob).post(url, {"version": seen}, headers={"HX-Request": "true"})
 
     assert (alices.status_code, bobs.status_code) == (200, 200)
-    game.refresh_from_db()
-    assert game.first_rolls == {"0": [1, 1, 1, 1, 1], "1": [2, 2, 2, 2, 2]}
-    assert game.contenders == [0, 1, 2]
+    match = match_of(game)
+    assert match.first_rolls == ((1, 1, 1, 1, 1), (2, 2, 2, 2, 2), None)
+    assert match.contenders == (0, 1, 2)

@@ -14,7 +14,7 @@ from games import rules, store
 from games.models import Game, GameStatus, Move, MoveAction, Score
 from games.play import actions as play
 from games.tables import services
-from tests.factories import client_for, make_user, page_text, roll_now, score_now
+from tests.factories import client_for, make_user, match_of, page_text, roll_now, score_now
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_resigning_on_turn_passes_the_dice_on(player, bob) -> None:
     play.resign(game_id=game.pk, user=bob, version=game.version)
 
     game.refresh_from_db()
-    assert (game.current_seat, game.round, game.dice) == (0, 2, [])
+    assert (game.current_seat, game.round, match_of(game).turn.dice) == (0, 2, None)
 
 
 def test_the_last_player_to_resign_ends_the_game_with_no_score(player, bob) -> None:
@@ -84,7 +84,7 @@ def test_an_idle_player_is_skipped_with_a_zero_in_the_lowest_box(player, bob) ->
     play.skip_turn(game_id=game.pk, user=player, version=game.version)
 
     seated = store.load(game_id=game.pk, user=player)
-    assert seated.seats[1].cards == [{"aces": 0}]
+    assert seated.match().sheets[1].cards == ({"aces": 0},)
     assert (seated.game.current_seat, seated.game.round) == (0, 2)
     skip = Move.objects.get(action=MoveAction.SKIP)
     assert (skip.seat.user_id, skip.box, skip.points) == (bob.pk, "aces", 0)

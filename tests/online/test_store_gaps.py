@@ -17,7 +17,16 @@ from games.play import actions as play
 from games.play import live
 from games.store import replay
 from games.tables import services
-from tests.factories import ScriptedDice, fill_card, make_user, roll_now, score_now
+from tests.factories import (
+    ScriptedDice,
+    fill_card,
+    make_user,
+    match_of,
+    put_sheet,
+    roll_now,
+    score_now,
+    sheet_of,
+)
 
 
 def test_the_throws_for_first_are_rows_of_round_zero(player) -> None:
@@ -101,7 +110,7 @@ def test_who_went_first_is_kept_through_every_later_move(player) -> None:
     roll_now(game, bob, 1, 2, 3, 4, 5)
 
     game.refresh_from_db()
-    assert (game.first_seat, game.current_seat) == (1, 1)
+    assert (match_of(game).first, game.current_seat) == (1, 1)
     assert store.load(game_id=game.pk, user=player).match().order == (1, 0)
 
 
@@ -132,9 +141,8 @@ def test_the_dice_held_through_a_roll_load_as_held(player) -> None:
 
 def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_the_dice_and_the_turn(player) -> None:
     game = services.start_game(owner=player, guests=["Ann"])
-    Seat.objects.filter(game=game, position=0).update(
-        cards=[{"yahtzee": 50}], yahtzee_bonuses=1, yahtzees=2
-    )
+    put_sheet(game, [{"yahtzee": 50}], position=0, yahtzee_bonuses=1)
+    assert sheet_of(game, 0).yahtzees == 2  # the 50 and the bonus
     roll_now(game, player, 6, 1, 6, 1, 6)
     roll_now(game, player, 6, 6, held=[True, False, True, False, True])
     score_now(game, player, "sixes")
@@ -142,8 +150,8 @@ def test_an_undo_after_a_reload_gives_back_the_card_the_bonus_the_dice_and_the_t
     assert game.current_seat == 1  # Ann's turn, at Alice's screen
     play.undo_score(game_id=game.pk, user=player, version=game.version)
 
-    seat = Seat.objects.get(game=game, position=0)
-    assert (seat.cards, seat.yahtzee_bonuses, seat.yahtzees) == ([{"yahtzee": 50}], 1, 2)
+    sheet = sheet_of(game, 0)
+    assert (sheet.cards, sheet.yahtzee_bonuses, sheet.yahtzees) == (({"yahtzee": 50},), 1, 2)
     match = store.load(game_id=game.pk, user=player).match()
     assert (match.current, match.turn) == (
         0,
