@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import random
 
 import pytest
@@ -21,8 +20,7 @@ def pool(kind: rules.GameKind) -> list[FinishedCard]:
 
 
 def columns_of(card: FinishedCard) -> list[dict[str, int]]:
-    columns: list[dict[str, int]] = json.loads(card.cards_json)
-    return columns
+    return [dict(column) for column in card.sheet.cards]
 
 
 def yahtzee_boxes(card: FinishedCard) -> int:

@@ -12,7 +12,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules
+from games import rules, store
 from games.models import Game, GameStatus, Invitation, Score, Seat, lobby_cutoff
 from games.tables import selectors, services
 
@@ -70,18 +70,20 @@ def test_seats_and_scores_carry_the_same_numbers_from_one_card(tmp_path: Path) -
 
     for score in Score.objects.select_related("seat", "game"):
         seat = score.seat
-        in_boxes = sum(1 for card in seat.cards if card["yahtzee"] == rules.YAHTZEE_POINTS)
+        sheet = store.match_of(score.game).sheets[seat.position]
+        in_boxes = sum(1 for card in sheet.cards if card["yahtzee"] == rules.YAHTZEE_POINTS)
         assert (score.yahtzees, score.yahtzee_bonuses, score.grand_total) == (
-            seat.yahtzees,
-            seat.yahtzee_bonuses,
+            sheet.yahtzees,
+            sheet.yahtzee_bonuses,
             seat.grand_total,
         )
-        assert seat.yahtzees >= in_boxes + seat.yahtzee_bonuses
+        assert sheet.yahtzees >= in_boxes + sheet.yahtzee_bonuses
         card = rules.Sheet(
             kind=score.game.rules_kind,
-            cards=tuple(seat.cards),
-            yahtzee_bonuses=seat.yahtzee_bonuses,
+            cards=tuple(sheet.cards),
+            yahtzee_bonuses=sheet.yahtzee_bonuses,
         )
+        assert sheet.kind == card.kind
         assert seat.grand_total == card.grand_total
         assert score.player_kind == seat.player_kind
 

@@ -41,7 +41,7 @@ from tests.browser.conftest import (
     post,
     settle,
 )
-from tests.factories import ScriptedDice, finished_game
+from tests.factories import ScriptedDice, cards_of, finished_game
 
 # Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
 pytestmark = pytest.mark.browser
@@ -484,7 +484,7 @@ def finish_joker_game(game_id: int, user: User) -> None:
     """Score the Joker's five 3s in Threes (and the Yahtzee bonus), then fill the other boxes:
     the upper bonus, a Small Straight and some zeros."""
     score_now(game_id, user, "threes")
-    card = Game.objects.get(pk=game_id).seats.get().cards[0]
+    card = cards_of(game_id)[0]
     for box in [b for b in rules.CATEGORIES if b not in card]:
         roll_now(game_id, user, *UPPER_DICE.get(box, (2, 3, 4, 5, 5)))
         score_now(game_id, user, box)

@@ -12,9 +12,8 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import advice, rules, store
-from games.models import Game
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
-from tests.factories import ScriptedDice
+from tests.factories import ScriptedDice, match_of
 
 pytestmark = pytest.mark.browser
 
@@ -75,5 +74,5 @@ def test_a_costly_hold_is_noted_shown_and_the_best_choice_next_says_nothing(
 
     expect(page.locator(".rolls-left")).to_have_text("0 left")
     expect(page.locator("#coach-note")).to_have_count(0)
-    assert Game.objects.get(pk=game_id).dice == [5, 5, 5, 5, 5]  # the hold went through
+    assert match_of(game_id).turn.dice == (5, 5, 5, 5, 5)  # the hold went through
     problems.assert_none()

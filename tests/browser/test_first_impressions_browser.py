@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from games import rules
-from games.models import Game, Seat
+from games.models import Game
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
-from tests.factories import make_user
+from tests.factories import make_user, put_sheet
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +28,9 @@ def late_game(page: Page, site: str, username: str) -> int:
     make_player(username, username.title())
     log_in(page, site, username)
     game_id = start_game(page, site)
-    seat = Seat.objects.get(game_id=game_id)
-    seat.cards = [dict(LATE)]
-    seat.save()
-    Game.objects.filter(pk=game_id).update(round=len(LATE) + 1)
+    game = Game.objects.get(pk=game_id)
+    put_sheet(game, [dict(LATE)])
+    assert game.round == len(LATE) + 1
     page.goto(f"{site}/play/{game_id}/")
     post(page, "/roll/", page.locator("[data-roll]").click)
     return game_id

@@ -8,10 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.models import Game
 from games.play import actions as play
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, start_game
-from tests.factories import ScriptedDice
+from tests.factories import ScriptedDice, match_of
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +38,7 @@ def test_a_hint_by_key_and_its_hold_applied_with_one_tap(
         panel.get_by_role("button", name="Hold the three 4s").click()
     assert held.value.status == 200
     expect(page.locator("input.die-toggle:checked")).to_have_count(3)
-    game = Game.objects.get(pk=game_id)
-    assert game.held == [True, False, True, False, True]
+    assert match_of(game_id).turn.held == (True, False, True, False, True)
     # A screen reader hears every die the hint held, not only the last one it touched.
     dice = page.get_by_role("group", name="Tap a die to hold it").get_by_role("checkbox")
     said = ["Die 1 shows four, held", "Die 2 shows one", "Die 3 shows four, held",

@@ -26,6 +26,7 @@ from tests.browser.conftest import (
     sign_up,
     start_game,
 )
+from tests.factories import cards_of, match_of, sheet_of
 
 # Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
 pytestmark = pytest.mark.browser
@@ -134,7 +135,7 @@ def toggle_hold(page: Page, index: int, how: HoldHow, game_id: int) -> None:
         expect(tag).to_have_text(re.compile("held", re.IGNORECASE))
     # The answer moved the form's version on, so the next action is not taken for stale.
     expect(page.locator("#game-version")).to_have_value(str(before + 1))
-    assert Game.objects.get(pk=game_id).held[index] is (not was)
+    assert match_of(game_id).turn.held[index] is (not was)
 
 
 def score_first_box(page: Page, how: ScoreHow, round_number: int) -> int:
@@ -207,7 +208,7 @@ def test_sign_up_and_play_a_whole_game(page: Page, site: str, problems: BrowserP
     expect(page.locator(".confirm-zero")).to_have_count(0)
     assert (faces(page), held(page), rolls_left(page), card_snapshot(page)) == state
     assert not Move.objects.filter(game_id=game_id, action=MoveAction.SCORE).exists()
-    assert Seat.objects.get(game_id=game_id).cards == [{}]
+    assert cards_of(game_id) == [{}]
 
     post(page, "/score/", row.locator("button.score-option").click)
     expect(page.locator(".confirm-zero")).to_be_visible()
@@ -240,13 +241,14 @@ def test_sign_up_and_play_a_whole_game(page: Page, site: str, problems: BrowserP
     game = Game.objects.get(pk=game_id)
     seat = Seat.objects.get(game=game)
     assert game.status == GameStatus.FINISHED
-    (card,) = seat.cards
+    sheet = sheet_of(game)
+    (card,) = sheet.cards
     assert sorted(card) == sorted(rules.CATEGORIES)
     upper = sum(card[box] for box in rules.UPPER)
     computed = (
         sum(card.values())
         + (rules.UPPER_BONUS if upper >= rules.UPPER_BONUS_THRESHOLD else 0)
-        + rules.YAHTZEE_BONUS * seat.yahtzee_bonuses
+        + rules.YAHTZEE_BONUS * sheet.yahtzee_bonuses
     )
     assert seat.grand_total == computed == final
     assert sum(scored) == sum(card.values())
@@ -342,7 +344,7 @@ def test_double_clicking_roll_rolls_once(page: Page, site: str, problems: Browse
     settle(page)  # a second, queued request would be in flight by now
     assert len(rolls_sent) == 1
     assert Move.objects.filter(game_id=game_id, action=MoveAction.ROLL).count() == 1
-    assert Game.objects.get(pk=game_id).rolls_used == 1
+    assert match_of(game_id).turn.rolls_used == 1
     expect(page.locator(".alert")).to_have_count(0)
 
     # Faster than any hand: two clicks in the same task, before any answer can arrive.
@@ -412,14 +414,14 @@ def test_the_game_works_without_javascript(
     die_label(page, 0).click()
     die_label(page, 2).click()
     expect(die(page, 0)).to_be_checked()
-    assert Game.objects.get(pk=game_id).held == [False] * 5  # nothing sent yet
+    assert match_of(game_id).turn.held == (False,) * 5  # nothing sent yet
     page.get_by_role("button", name=re.compile(r"^Roll")).click()
     expect(page).to_have_url(f"{site}/play/{game_id}/")
     expect(page.locator(".rolls-left")).to_have_text("1 left")
     assert held(page) == [True, False, True, False, False]
     second = faces(page)
     assert (second[0], second[2]) == (first[0], first[2])
-    assert Game.objects.get(pk=game_id).held == [True, False, True, False, False]
+    assert match_of(game_id).turn.held == (True, False, True, False, False)
 
     button = page.locator("button.score-option").first
     points = int(button.inner_text())
@@ -431,7 +433,7 @@ def test_the_game_works_without_javascript(
     expect(score_row(page, "a").locator(".filled")).to_have_text(str(points))
     expect_round(page, 2)
     expect(page.locator(".rolls-left")).to_have_text("3 left")
-    assert Seat.objects.get(game_id=game_id).cards == [{"aces": points}]
+    assert cards_of(game_id) == [{"aces": points}]
     problems.assert_none()
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 from games.models import Game
 from games.tables import services
 from tests.browser.conftest import BrowserProblems, log_in, make_player, post, settle
-from tests.factories import ScriptedDice
+from tests.factories import ScriptedDice, match_of
 
 pytestmark = pytest.mark.browser
 
@@ -105,9 +105,9 @@ def test_two_players_throwing_for_first_at_once_both_throw(
     bob.unroute(f"{site}/play/{game.pk}/")
 
     assert response.status == 200
-    game.refresh_from_db()
-    assert game.first_rolls == {"0": [6] * 5, "1": [1] * 5}  # both throws were taken
-    assert (game.contenders, game.first_seat) == ([], 0)  # and Alice's 30 goes first
+    match = match_of(game)
+    assert match.first_rolls == ((6,) * 5, (1,) * 5)  # both throws were taken
+    assert (match.contenders, match.first) == ((), 0)  # and Alice's 30 goes first
     expect(alice).to_have_title(
         re.compile(r"^Your turn! — Round 1 of 13"), timeout=FOLLOWS_WITHIN_MS
     )

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import rules
-from games.models import Game, Seat
+from games.models import Game
 from tests.browser.conftest import (
     BrowserProblems,
     log_in,
@@ -26,6 +26,7 @@ from tests.browser.conftest import (
     settle,
     start_game,
 )
+from tests.factories import put_match, put_sheet
 
 # Marked here too (not only by the folder's conftest), so `-m "not browser"` selects them.
 pytestmark = pytest.mark.browser
@@ -103,10 +104,10 @@ def tour(page: Page, site: str, visit: Visit) -> None:
     visit(page, "dashboard-in-progress")
 
     # Jump to the last round through the database, then finish the game in the browser.
-    seat = Seat.objects.get(game_id=game_id)
-    seat.cards = [dict(ALMOST_FULL)]
-    seat.save()
-    Game.objects.filter(pk=game_id).update(round=13, dice=[], held=[], rolls_used=0)
+    game = Game.objects.get(pk=game_id)
+    put_sheet(game, [dict(ALMOST_FULL)])
+    put_match(game, turn=rules.Turn())  # no dice on the table: the last round's first roll
+    assert game.round == 13
     page.goto(f"{site}/play/{game_id}/")
     post(page, "/roll/", page.locator("[data-roll]").click)
     chance = page.locator('button.score-option[data-box-key="m"]')

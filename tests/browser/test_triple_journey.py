@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Seat
 from tests.browser.conftest import BrowserProblems, post, settle, sign_up
+from tests.factories import cards_of
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ def test_a_letter_then_a_digit_scores_in_that_column(
     post(page, "/score/", lambda: page.keyboard.press("3"))
     settle(page)
 
-    cards = Seat.objects.get(user__username="tess").cards
+    cards = cards_of(Seat.objects.get(user__username="tess").game_id)
     assert cards[0] == {} and cards[1] == {} and list(cards[2]) == ["chance"]
     expect(page.locator(".game-round")).to_contain_text("Round 2 of 39")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

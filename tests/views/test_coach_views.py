@@ -21,7 +21,7 @@ from games.daily import services as daily
 from games.models import Game, Score, Seat
 from games.play import actions as play
 from games.tables import services
-from tests.factories import HTMX, client_for, page_text, roll_now, score_now
+from tests.factories import HTMX, cards_of, client_for, page_text, roll_now, score_now
 
 ALL = (True,) * rules.DICE_COUNT
 
@@ -189,7 +189,7 @@ def test_the_daily_challenge_is_never_coached(coached) -> None:
 
     assert answer.status_code == 200 and note(answer) == ""
     seat = Seat.objects.get(game=game)
-    assert worst.action.box.value in seat.cards[0]  # scored: the coach had its chance
+    assert worst.action.box.value in cards_of(game)[0]  # scored: the coach had its chance
     assert (seat.coached, seat.coach_note) == (False, None)
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from tests.factories import HTMX
+from tests.factories import HTMX, cards_of
 
 GOOD = {
     "theme": "dark",
@@ -100,7 +100,7 @@ def test_with_confirmation_off_a_zero_is_scored_at_once(client, player, game, ne
     )
 
     assert "Score 0 in" not in response.text
-    assert game.seats.get().cards == [{"yahtzee": 0}]
+    assert cards_of(game) == [{"yahtzee": 0}]
 
 
 def wcag_contrast(foreground: str, background: str) -> float:

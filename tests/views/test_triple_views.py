@@ -7,7 +7,7 @@ from django.urls import reverse
 from games import rules
 from games.models import Game, GameStatus
 from games.scores.selectors import top_ten
-from tests.factories import HTMX
+from tests.factories import HTMX, cards_of, put_sheet, sheet_of
 
 
 def url(name, game):
@@ -28,7 +28,7 @@ def test_a_triple_game_shows_three_columns_and_39_rounds(alice_client, player):
     page = alice_client.get(url("play", game)).text
 
     assert game.kind == "triple"
-    assert game.seats.get().cards == [{}, {}, {}]
+    assert cards_of(game) == [{}, {}, {}]
     assert "Round <strong>1</strong> of 39" in page
     assert page.count('class="score-col"') == 6  # three in each section's head
     assert "×2" in page and "×3" in page
@@ -48,7 +48,7 @@ def test_scoring_names_the_column(alice_client, player, next_dice):
 
     assert 'value="threes:1"' in page and 'value="threes:2"' in page
     assert response.status_code == 200
-    assert game.seats.get().cards == [{}, {}, {"threes": 9}]
+    assert cards_of(game) == [{}, {}, {"threes": 9}]
     assert "Counts" in response.text
 
 
@@ -67,23 +67,23 @@ def test_a_filled_box_stays_open_in_the_other_columns(alice_client, player, next
     assert again.status_code == 400
     assert "YAHTZEE is already filled" in again.text
     assert beside.status_code == 200
-    assert game.seats.get().cards == [{"yahtzee": 50}, {"yahtzee": 50}, {}]
-    assert game.seats.get().yahtzee_bonuses == 0  # no bonus in Triple
+    assert cards_of(game) == [{"yahtzee": 50}, {"yahtzee": 50}, {}]
+    assert sheet_of(game).yahtzee_bonuses == 0  # no bonus in Triple
 
 
 def test_a_finished_triple_game_has_its_own_high_scores(alice_client, player, next_dice):
     from games.tables import services
 
     game = services.start_game(owner=player, kind="triple")
-    seat = game.seats.get()
-    seat.cards = [
-        {box: 0 for box in rules.CATEGORIES},
-        {box: 0 for box in rules.CATEGORIES},
-        {box: 0 for box in rules.CATEGORIES if box != "chance"},
-    ]
-    seat.save()
-    game.round = 39
-    game.save()
+    put_sheet(
+        game,
+        [
+            {box: 0 for box in rules.CATEGORIES},
+            {box: 0 for box in rules.CATEGORIES},
+            {box: 0 for box in rules.CATEGORIES if box != "chance"},
+        ],
+    )
+    assert game.round == 39
     next_dice(6, 6, 6, 6, 5)
     alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
 
