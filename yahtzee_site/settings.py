@@ -174,8 +174,9 @@ TEMPLATES = [
             ],
         },
     },
-    # The hot fragments a page of the first engine includes with {% jinja %} (the card's rows,
-    # the dice, the players' cards, the dashboard's lines): Jinja2 draws their loops faster.
+    # The game screen and the dashboard (their htmx answers, and their pages' bodies inside the
+    # layout, {% jinja_page %}): Jinja2 draws their loops (the card's rows, the dice, the
+    # players' cards, the dashboard's lines) faster.
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],

@@ -1,9 +1,12 @@
-"""Fragments drawn by Django's Jinja2 backend inside pages of Django's template language.
+"""The Jinja2 backend's environment, and the one way a page of Django's template language
+draws a Jinja2 body (``{% jinja_page %}``).
 
-The hottest markup of the site (the card's rows, the tray's dice, every player's card side by
-side, the dashboard's lines) is redrawn on every roll, score or visit; Jinja2 draws those loops
-several times faster than Django's template language. Its templates live in
-``templates/jinja2/`` and are autoescaped like every other template.
+The game screen and the dashboard are drawn by Jinja2 (the card's rows, the tray's dice, every
+player's card side by side, the dashboard's lines are redrawn on every roll, score or visit, and
+Jinja2 draws those loops several times faster than Django's template language); their answers
+to htmx are Jinja2 templates alone, their whole pages the site's layout (Django's) around a
+Jinja2 body. Its templates live in ``templates/jinja2/`` and are autoescaped like every other
+template.
 """
 
 from __future__ import annotations
@@ -92,10 +95,3 @@ def jinja_page(context: template.Context, template_name: str) -> SafeString:
     drawn = engines["jinja2"].get_template(template_name).render(page)
     return mark_safe(drawn)
 
-
-@register.simple_tag
-def jinja(template_name: str, **context: Any) -> SafeString:
-    """``{% jinja "games/play/card_rows.html" rows=rows.0 %}``: the fragment drawn by the
-    Jinja2 backend with ``context``. Its output is escaped there, by Jinja2's autoescaping."""
-    drawn = engines["jinja2"].get_template(template_name).render(context)
-    return mark_safe(drawn)

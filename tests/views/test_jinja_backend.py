@@ -63,9 +63,9 @@ def test_the_game_parts_module_is_built_once_not_on_every_answer(monkeypatch) ->
     assert built == ["games/play/parts.html"]
 
 
-def test_a_page_includes_a_fragment_drawn_once_and_escaped_once() -> None:
+def test_a_page_draws_its_jinja2_body_with_its_context_escaped_once() -> None:
     page = engines["django"].from_string(
-        '{% load jinja %}<ol>{% jinja "games/play/player_chips.html" players=players %}</ol>'
+        '{% load jinja %}<ol>{% jinja_page "games/play/player_chips.html" %}</ol>'
     )
 
     drawn = page.render({"players": [{"name": HOSTILE, "total": 7, "on_turn": False}]})
