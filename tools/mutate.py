@@ -56,17 +56,17 @@ MATCH_TESTS = (
 # The store and its Move rows: the replay (every event kept and read back), then the services
 # and online tests that load and save games through it, close a waiting game, count a hint.
 STORE_TESTS = (
-    "tests/online/test_store_gaps.py",
-    "tests/online/test_replay.py",
-    "tests/services/test_undo.py",
-    "tests/services/test_game_services.py",
-    "tests/services/test_hot_seat.py",
-    "tests/online/test_resign_and_skip.py",
-    "tests/online/test_roll_for_first.py",
-    "tests/online/test_draw_for_first_leavers.py",
-    "tests/services/test_computer_players.py",
-    "tests/online/test_invitations.py",
-    "tests/views/test_hint_views.py",
+    "tests/store/test_store_gaps.py",
+    "tests/store/test_replay.py",
+    "tests/play/test_undo.py",
+    "tests/play/test_game_services.py",
+    "tests/play/test_hot_seat.py",
+    "tests/play/test_resign_and_skip.py",
+    "tests/play/test_roll_for_first.py",
+    "tests/play/test_draw_for_first_leavers.py",
+    "tests/play/test_computer_players.py",
+    "tests/tables/test_invitations.py",
+    "tests/play/test_hint_views.py",
 )
 TARGETS: dict[str, tuple[str, ...]] = {
     "games/rules/boxes.py": RULES_TESTS,
@@ -99,23 +99,23 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "games/moves.py": STORE_TESTS,
     "games/store.py": STORE_TESTS,
-    "games/seating.py": (*STORE_TESTS, "tests/online/test_room_pages.py"),
+    "games/seating.py": (*STORE_TESTS, "tests/tables/test_room_pages.py"),
     "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     # The codec of a stored match, and the door every action goes through (issue 36).
     "games/rules/codec.py": ("tests/rules/test_codec.py",),
     "games/play/actions.py": (
-        "tests/services/test_door.py",
+        "tests/play/test_door.py",
         *STORE_TESTS,
         "tests/daily/test_daily_closing.py",
-        "tests/views/test_game_views.py",
-        "tests/views/test_coach_views.py",
+        "tests/play/test_game_views.py",
+        "tests/play/test_coach_views.py",
         "tests/test_house.py",
     ),
     "games/events.py": (
-        "tests/services/test_door.py",
+        "tests/play/test_door.py",
         *STORE_TESTS,
-        "tests/online/test_turn_mail.py",
-        "tests/services/test_grading.py",
+        "tests/play/test_turn_mail.py",
+        "tests/review/test_grading.py",
     ),
 }
 

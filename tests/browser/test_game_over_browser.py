@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import BrowserProblems, log_in, make_player
-from tests.views.test_replay_views import play_known_game
+from tests.review.test_replay_views import play_known_game
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import BrowserProblems, log_in, make_player, settle
 from tests.factories import finished_game, make_user
-from tests.views.test_replay_views import play_known_game
+from tests.review.test_replay_views import play_known_game
 
 pytestmark = pytest.mark.browser
 

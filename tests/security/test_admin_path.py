@@ -11,7 +11,7 @@ from django.urls import clear_url_caches, reverse
 from pytest_django import Settings
 
 from accounts.models import User
-from tests.test_settings import manage
+from tests.site.test_settings import manage
 from yahtzee_site import urls
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from tests.test_settings import manage
+from tests.site.test_settings import manage
 from yahtzee_site.settings import private_dir
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_settings import ROOT, manage, readme_deploy_check
+from tests.site.test_settings import ROOT, manage, readme_deploy_check
 
 SITE = "https://yahtzee.example.com"
 PRODUCTION = {

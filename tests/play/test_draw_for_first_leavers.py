@@ -15,7 +15,7 @@ from games.models import Game, GameStatus, Move, MoveAction
 from games.play import actions as play
 from games.tables import services
 from tests.factories import ScriptedDice, client_for, make_user, match_of, roll_now, score_now
-from tests.online.test_replay import assert_replays
+from tests.store.test_replay import assert_replays
 
 
 def table_of(host, *others, limit: int | None = None) -> Game:

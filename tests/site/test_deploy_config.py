@@ -23,7 +23,7 @@ from django.conf import settings
 
 from bench import scaleout, serve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 
 

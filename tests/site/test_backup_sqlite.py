@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, database: Path) -> subprocess.CompletedProcess[str]:
