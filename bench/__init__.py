@@ -6,8 +6,9 @@
 - ``fill``: the bench accounts, games, seats and scores, written straight into the tables
 - ``tables``: the fast writes, index drop and rebuild, and statistics under ``fill``
 - ``scenarios``: what is timed in this process (the pages)
-- ``http_scenario``: the site under load over HTTP (its players and sessions, the targets);
-  ``load``: its client processes and the maths; ``http_queries``: each type's queries counted;
+- ``http_scenario``: the site under load over HTTP (its sessions, the run, the targets);
+  ``http_players``: its players and their games; ``load``: its client processes and the maths;
+  ``http_queries``: each type's queries counted;
   ``follow``: a move to the other player's page; ``serve``: gunicorn for these scenarios
 - ``client``: the one HTTP client of every client process (cookies, CSRF, timing, samples);
   ``turns``: the one turn (roll, roll, score) and the one reading of the game's answers

@@ -16,7 +16,7 @@ from bench.scenarios import allowed_host
 from bench.turns import open_boxes, version_of
 
 if TYPE_CHECKING:
-    from bench.http_scenario import Prepared
+    from bench.http_players import Prepared
 
 
 def count_queries(prepared: Prepared, *, rounds: int = 3) -> dict[str, list[int]]:

@@ -1,28 +1,23 @@
 """The HTTP scenario: the site served by gunicorn as in production, loaded from client processes
 with every request type interleaved, next to the front page of a signed-in player.
 
-``prepare`` makes two registered ``bench-http-…`` players in the bench database: a mover, who
-plays (its games started through ``games.tables.services``, one of them left unchanged for the 304
-check), and a dashboard player with 300 unfinished and 5,000 finished games (the finished ones
-written as ``bench.fill`` writes them). Their sessions and a CSRF secret are made without timing.
-``run`` serves the site with gunicorn on a free port, drives it from ``bench.load`` clients, and
-counts each type's queries in this process (``django.test.Client``, same database and cache).
-``clear`` takes the players and their games out again, so the page figures never see them.
+``run`` has ``bench.http_players`` make the players and their games, makes their sessions and a
+CSRF secret without timing, serves the site with gunicorn on a free port, drives it from
+``bench.load`` clients, and counts each type's queries in this process (``django.test.Client``,
+same database and cache); the players are cleared again afterwards.
 
-Playing together (issue 12) runs in the same scenario: a third player, the waiter, sits with the
-mover in online two-player games (invited, joined, begun through ``games.tables.services``). The
-clients
-interleave the waiter's update check of one such game (the mover on turn: 304s) and roll/score in
-six-seat games (the mover with five guests at one screen) with the other types. After the load,
-``bench.follow`` times the moves of the mover in the other two-player games until the waiter's
-page, asking every second, shows them; then the update check against one gunicorn worker.
+Playing together (issue 12) runs in the same scenario: the waiter sits with the mover in online
+two-player games. The clients interleave the waiter's update check of one such game (the mover
+on turn: 304s) and roll/score in six-seat games (the mover with five guests at one screen) with
+the other types. After the load, ``bench.follow`` times the moves of the mover in the other
+two-player games until the waiter's page, asking every second, shows them; then the update
+check against one gunicorn worker.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import random
 import secrets
 import time
 from contextlib import ExitStack
@@ -30,32 +25,20 @@ from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, connections, transaction
-from django.db.models import ForeignObjectRel
+from django.db import connection, connections
 from django.test import Client
-from django.utils import timezone
 
-from accounts import licensing
 from accounts.models import User
-from bench import fill, load, push, tables
 from bench import follow as follow_mod
-from bench.cards import card_pool
+from bench import http_players, load, push
 from bench.client import HTMX, Recorder
+from bench.http_players import Prepared
 from bench.http_queries import count_queries
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from bench.serve import WORKERS, free_port, gunicorn
 from bench.streams import StreamPlan
-from games import rules
-from games.models import Game, Invitation, Seat
-from games.tables import services
 
-PREFIX = f"{fill.PREFIX}http-"
-MOVER = f"{PREFIX}mover"
-DASHBOARD_PLAYER = f"{PREFIX}dashboard"
-WAITER = f"{PREFIX}waiter"
-GUESTS = ("Ann", "Ben", "Cid", "Dot", "Eve")  # five guests at the mover's screen: six seats
-SIX_SEAT_GAMES = 6  # per client: 78 turns each, more than a run's client plays
 ONE_WORKER_SECONDS = 5.0  # at most: a quarter of the run's seconds on a short run
 
 
@@ -63,25 +46,6 @@ def follow_games(seconds: float) -> int:
     """Two-player games to follow moves in (three moves, about 4 s each): one per 5 s of the
     run's length, 1 to 10."""
     return max(1, min(10, int(seconds // 5)))
-
-
-OPEN_GAMES = 300
-FINISHED_GAMES = 5_000
-BATCH = "bench-http"
-
-
-@dataclass(frozen=True)
-class Prepared:
-    mover: User
-    dashboard: User
-    games: list[int]  # one game of the mover's per client process, then one to count queries
-    unchanged: int  # the mover's game fetched again and again, never changed
-    waiter: User | None = None  # seated with the mover in the online games below
-    waiting: int = 0  # a two-player online game, the mover on turn, never changed
-    follow: tuple[int, ...] = ()  # two-player online games, the mover on turn, A moves in them
-    stream_follow: tuple[int, ...] = ()  # as many again, followed by stream
-    watched: tuple[int, ...] = ()  # one per watcher count: A moves in them, watched by streams
-    six_seats: tuple[tuple[int, ...], ...] = ()  # per client (then one to count queries)
 
 
 @dataclass(frozen=True)
@@ -111,126 +75,7 @@ def shared_cache() -> bool:
     return bool(settings.GAME_VERSIONS_IN_CACHE)
 
 
-# --- The data ---------------------------------------------------------------------------------
-
-
-def clear(console: Console | None = None) -> None:
-    """Delete the HTTP scenario's players and every game they own (and nothing else)."""
-    players = User.objects.filter(username__startswith=PREFIX)
-    if not players.exists():
-        return
-    owned = Game.objects.filter(owner__in=players).values("id")
-    dependants = [r.related_model for r in Game._meta.related_objects]
-    dependants.sort(key=lambda model: model is Seat)
-    # Rows that point at the seats (the trainer's positions and harvests of the games finished).
-    of_seats = [
-        (f.related_model, f.field.name)
-        for f in Seat._meta.get_fields(include_hidden=True)
-        if isinstance(f, ForeignObjectRel)
-    ]
-    with transaction.atomic():
-        for model, field in of_seats:
-            rows = model._base_manager.filter(**{f"{field}__game_id__in": owned})
-            rows._raw_delete(connection.alias)
-        for model in dependants:
-            model._base_manager.filter(game_id__in=owned)._raw_delete(connection.alias)
-        Game.objects.filter(id__in=owned)._raw_delete(connection.alias)
-        players.delete()
-    if console:
-        console.line("  cleared the HTTP scenario's players and games")
-
-
-def registered_player(username: str, display_name: str) -> User:
-    """A new account registered with a serial, as a player would (mint, then redeem)."""
-    user = User.objects.create_user(
-        username=username, display_name=display_name, email="", password=None
-    )
-    user.confirm_zero = False  # a zero is scored at once, as the player chose in their options
-    user.save(update_fields=["confirm_zero"])
-    serial = licensing.mint_serials(count=1, batch_name=BATCH)[0]
-    licensing.redeem_serial(user=user, text=serial, client_ip="127.0.0.1")
-    return user
-
-
-def finished_games(user: User, count: int, *, seed: int, console: Console) -> None:
-    """``count`` finished games of ``user``'s, with seats and scores, as ``bench.fill`` writes."""
-    rng = random.Random(seed)
-    now = timezone.now().replace(microsecond=0)
-    pools = {
-        rules.CLASSIC: card_pool(rng, rules.CLASSIC, 1_000),
-        rules.TRIPLE: card_pool(rng, rules.TRIPLE, 200),
-    }
-    rows = fill.GameRows(rng, now, pools, {user.pk: user.display_name})
-    ages = sorted((rng.random() * 30 * 86400 + 86400 for _ in range(count)), reverse=True)
-    owners = [user.pk] * count
-    fill.insert_games(rows, owners, ages, time.perf_counter(), console)
-    tables.reset_sequences(fill.FILLED)
-
-
-def prepare(
-    *, clients: int, seed: int, console: Console, follow_count: int = 1, watched_count: int = 0
-) -> Prepared:
-    started = time.perf_counter()
-    clear()
-    mover = registered_player(MOVER, "Bench Mover")
-    dashboard = registered_player(DASHBOARD_PLAYER, "Bench Dashboard")
-    finished_games(dashboard, FINISHED_GAMES, seed=seed, console=console)
-    with transaction.atomic():
-        for _ in range(OPEN_GAMES):
-            services.start_game(owner=dashboard, kind=rules.CLASSIC.key)
-        games = [services.start_game(owner=mover).pk for _ in range(clients + 1)]
-        unchanged = services.start_game(owner=mover).pk
-    tables.analyze(fill.FILLED)
-    # An open game was just left: the dashboard's newest games are open ones, the rest finished.
-    open_count = Seat.objects.filter(user=dashboard, game_over=False).count()
-    over_count = Seat.objects.filter(user=dashboard, game_over=True).count()
-    if (open_count, over_count) != (OPEN_GAMES, FINISHED_GAMES):
-        raise BenchError(f"dashboard player has {open_count} open, {over_count} over games")
-    console.line(
-        f"  players {mover.username} (plays) and {dashboard.username} ({OPEN_GAMES} open, "
-        f"{FINISHED_GAMES:,} finished games) ready in {time.perf_counter() - started:.1f} s"
-    )
-    waiter = registered_player(WAITER, "Bench Waiter")
-    with transaction.atomic():
-        waiting = two_player_game(mover, waiter)
-        follow = tuple(two_player_game(mover, waiter) for _ in range(follow_count))
-        by_stream = tuple(two_player_game(mover, waiter) for _ in range(follow_count))
-        watched = tuple(two_player_game(mover, waiter) for _ in range(watched_count))
-        six_seats = tuple(
-            tuple(
-                services.start_game(owner=mover, guests=list(GUESTS)).pk
-                for _ in range(SIX_SEAT_GAMES)
-            )
-            for _ in range(clients + 1)
-        )
-    console.line(
-        f"  {WAITER} waits in a two-player game; {follow_count} more to follow moves in; "
-        f"{SIX_SEAT_GAMES} six-seat games per client"
-    )
-    return Prepared(
-        mover=mover,
-        dashboard=dashboard,
-        games=games,
-        unchanged=unchanged,
-        waiter=waiter,
-        waiting=waiting,
-        follow=follow,
-        stream_follow=by_stream if watched_count else (),
-        watched=watched,
-        six_seats=six_seats,
-    )
-
-
-def two_player_game(host: User, guest: User) -> int:
-    """An online game as friends start one: the host invites, the guest follows the link, the
-    host begins; the host is on turn."""
-    game = services.open_game(owner=host, invites=1)
-    token = Invitation.objects.get(game=game).token
-    services.join_game(token=token, user=guest)
-    seated = services.begin_game(game_id=game.pk, user=host)
-    if len(seated.seats) != 2 or seated.match().on_turn != seated.position_of(host):
-        raise BenchError(f"game {game.pk}: the host is not on turn in a two-player game")
-    return game.pk
+# --- The sessions -----------------------------------------------------------------------------
 
 
 def session_cookie(user: User) -> str:
@@ -267,7 +112,7 @@ def run(*, seconds: float, clients: int, seed: int, console: Console, streams: i
         + " ..."
     )
     try:
-        prepared = prepare(
+        prepared = http_players.prepare(
             clients=clients,
             seed=seed,
             console=console,
@@ -276,7 +121,7 @@ def run(*, seconds: float, clients: int, seed: int, console: Console, streams: i
         )
         return measure(prepared, seconds=seconds, clients=clients, console=console, streams=streams)
     finally:
-        clear()
+        http_players.clear()
 
 
 def measure(

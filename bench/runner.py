@@ -11,6 +11,7 @@ from django.conf import settings
 from bench import (
     daily,
     fill,
+    http_players,
     http_scenario,
     lobby,
     printout,
@@ -104,7 +105,7 @@ def run(options: Options, console: Console) -> report.Results:
     fill.check_safe(force=options.force)
     printout.print_setup(console)
     http_scenario.flush_shared_cache(console)
-    http_scenario.clear(console)  # what a run killed midway left
+    http_players.clear(console)  # what a run killed midway left
 
     # Never measure without an index the models declare (a fill killed midway drops some).
     tables.restore_indexes(fill.FILLED, console)

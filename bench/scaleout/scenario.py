@@ -19,7 +19,7 @@ from django.db import connection, connections
 
 from accounts import serials
 from accounts.models import User
-from bench import fill, http_scenario, serve
+from bench import fill, http_players, serve
 from bench.output import Console
 from bench.scaleout.checks import integrity, missing_acknowledged, replay_games, unplayable
 from bench.scaleout.players import PASSWORD, Plan, drive, drive_trial
@@ -56,7 +56,7 @@ def nodes_for(vendor: str) -> int:
 
 
 def clear() -> None:
-    """Delete the scenario's players and their games (as ``http_scenario.clear`` does)."""
+    """Delete the scenario's players and their games (as ``http_players.clear`` does)."""
     players = User.objects.filter(username__startswith=PREFIX)
     for game in Game.objects.filter(owner__in=players):
         game.delete()
@@ -71,7 +71,7 @@ def prepare(clients: int) -> tuple[list[tuple[str, str]], str]:
     for n in range(clients):
         pair = [f"{PREFIX}{n}", f"{PREFIX}{n}-guest" if n % 2 else ""]
         for name in filter(None, pair):
-            user = http_scenario.registered_player(name, f"Scale Player {name[len(PREFIX) :]}")
+            user = http_players.registered_player(name, f"Scale Player {name[len(PREFIX) :]}")
             user.set_password(PASSWORD)
             user.save(update_fields=["password"])
         names.append((pair[0], pair[1]))

@@ -196,8 +196,8 @@ def publish_and_set(message: Message, *, key: str, number: int) -> bool:
     """``publish``, and the shared cache's ``key`` set to ``number`` (no expiry), in one round
     trip: a pipeline on the streams' Redis, when that is the shared cache's own
     (``beside_cache``). ``key`` as the cache makes it (``make_and_validate_key``); a whole
-    number is stored as itself, as Django's Redis cache stores one (its ``incr`` relies on
-    it). ``False`` (nothing done) when the streams' Redis is another, or did not answer: the
+    number is stored as itself, as django-redis stores one (its ``incr`` relies on it).
+    ``False`` (nothing done) when the streams' Redis is another, or did not answer: the
     caller then sets the key through the cache and publishes apart."""
     if not beside_cache():
         return False
@@ -213,7 +213,7 @@ def publish_and_set(message: Message, *, key: str, number: int) -> bool:
 
 
 def beside_cache() -> bool:
-    """Whether the streams' Redis is the shared cache's own (Django's Redis cache there)."""
+    """Whether the streams' Redis is the shared cache's own (the Redis cache there)."""
     cache = settings.CACHES.get("default", {})
     url = redis_url()
     return bool(url) and cache.get("LOCATION") == url and "Redis" in str(cache.get("BACKEND"))

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import User
-from bench import http_scenario
+from bench import http_players
 
 # Committed data: gunicorn's workers read the test database through connections of their own.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,4 +56,4 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
     assert all(cost["missing"] == 0 and cost["heard_all_ms"] > 0 for cost in streams["watchers"])
     assert "move to the other page by stream" in printed
     # The scenario's players and games are gone again: the pages never see them.
-    assert not User.objects.filter(username__startswith=http_scenario.PREFIX).exists()
+    assert not User.objects.filter(username__startswith=http_players.PREFIX).exists()

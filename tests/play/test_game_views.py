@@ -394,8 +394,10 @@ def test_abandon_ends_the_game_and_returns_to_the_dashboard(alice_client, game):
 
 
 def test_roll_and_score_requests_stay_small(
-    alice_client, game, next_dice, django_assert_num_queries
+    settings, alice_client, game, next_dice, django_assert_num_queries
 ):
+    # As without REDIS_URL (whatever the suite runs with): the session read from the database.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
     next_dice(3, 3, 3, 2, 2)
     # session, user, SAVEPOINT, the seats with their game (locked), UPDATE game, INSERT move,
     # RELEASE: the answer is the tray and the card's offers, from what is in hand.
@@ -418,8 +420,10 @@ def test_roll_and_score_requests_stay_small(
 
 
 def test_the_dashboard_reads_a_page_of_each_list_in_three_queries(
-    alice_client, player, django_assert_num_queries
+    settings, alice_client, player, django_assert_num_queries
 ):
+    # As without REDIS_URL (whatever the suite runs with): the session read from the database.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
     serial = licensing.mint_serials(count=1, batch_name="test")[0]
     licensing.redeem_serial(user=player, text=serial, client_ip="127.0.0.1")  # no trial limit
     for _ in range(12):

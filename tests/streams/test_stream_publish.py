@@ -26,7 +26,7 @@ def shared_redis(settings: Any) -> str:
     """The shared cache on Redis (as with REDIS_URL set), the update check reading it."""
     if not _redis_answers():
         pytest.skip(f"no Redis answers at {TEST_REDIS_URL}")
-    backend = {"BACKEND": "yahtzee_site.redis_cache.RedisCache", "LOCATION": TEST_REDIS_URL}
+    backend = {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": TEST_REDIS_URL}
     settings.CACHES = {"default": backend, "presence": backend}
     settings.GAME_VERSIONS_IN_CACHE = True
     cache.clear()
