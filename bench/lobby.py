@@ -29,7 +29,7 @@ from bench.scenarios import Dataset, Page, allowed_host
 from games import rules
 from games.models import LOBBY_SEAT_LIFETIME, Game, GameStatus, Invitation, PlayerKind, Seat
 from games.tables import selectors
-from games.tables.services import MAX_WAITING_GAMES
+from games.tables.waiting import MAX_WAITING_GAMES
 
 KEY = "lobby"
 GAMES = 25_000

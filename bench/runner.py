@@ -23,7 +23,7 @@ from bench import (
 )
 from bench.output import BenchError, Console
 from games.models import Score
-from games.tables.services import MAX_WAITING_GAMES
+from games.tables.waiting import MAX_WAITING_GAMES
 
 
 @dataclass(frozen=True)

@@ -22,19 +22,18 @@ from accounts.models import User
 from games import rules, seating, store
 from games.errors import GameError, GameNotFound, GameNotInProgress
 from games.models import (
-    LOBBY_SEAT_HOURS,
     TURN_LIMITS,
     Game,
     GameStatus,
     Invitation,
     PlayerKind,
     Seat,
-    lobby_cutoff,
 )
 from games.play import actions as play
 from games.play import live
 from games.store import SeatedGame
 from games.tables import guests as guest_rules
+from games.tables import waiting
 
 MAX_SEATS = rules.MAX_SEATS
 BadGuests = guest_rules.BadGuests
@@ -148,37 +147,6 @@ def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     return Seat(game=game, position=position, display_name=name, **fields)
 
 
-MAX_WAITING_GAMES = 3
-"""Games one account may keep waiting for players at once: enough to ask friends to one and
-strangers to another with one to spare, too few to fill the lobby (issue 19: one trial account
-opened 40 lobby games in half a second). A game stops counting once it starts or ends, or once
-it has waited ``LOBBY_SEAT_LIFETIME``: its lobby seats have closed by then."""
-
-LOBBY_SEAT_CLOSED = (
-    f"Nobody took this seat in the lobby within {LOBBY_SEAT_HOURS} hours, so it has closed."
-)
-"""What a player following a lobby seat past ``LOBBY_SEAT_LIFETIME`` is told."""
-
-
-def _check_waiting_games(owner: User) -> None:
-    """Raise ``BadGuests`` if ``owner`` keeps ``MAX_WAITING_GAMES`` games waiting already.
-
-    The account's row is locked first, so racing requests of one account count one after
-    another, each seeing the games the others opened (on SQLite, whose transactions begin
-    ``IMMEDIATE``, they queue for the database anyway). ``no_key``: rows that merely point at
-    the account (a seat, a score) are not held up by it.
-    """
-    User.objects.select_for_update(no_key=True).filter(pk=owner.pk).values_list("pk").get()
-    waiting = Game.objects.filter(
-        owner=owner, status=GameStatus.WAITING, created_at__gt=lobby_cutoff(timezone.now())
-    )
-    if waiting.count() >= MAX_WAITING_GAMES:
-        raise BadGuests(
-            f"You already have {MAX_WAITING_GAMES} games waiting for players: start one or "
-            "abandon one (My games lists them) before you open another."
-        )
-
-
 @transaction.atomic
 def open_game(
     *,
@@ -212,7 +180,7 @@ def open_game(
     licensing.check_can_start(user=owner)
     if turn_limit is not None and turn_limit not in TURN_LIMITS:
         raise BadGuests("Choose a time limit from the list.")
-    _check_waiting_games(owner)
+    waiting.check_waiting_games(owner)
     guest_rules.remember_guests(owner, names)
     game = seating.lay(
         *_lay_table(
@@ -269,7 +237,7 @@ def join_game(*, token: str, user: User) -> Game:
     if invitation.seat_id is not None:
         raise InvitationError("Someone else has taken this seat.")
     if invitation.closed_in_lobby(timezone.now()):
-        raise InvitationError(LOBBY_SEAT_CLOSED)
+        raise InvitationError(waiting.LOBBY_SEAT_CLOSED)
     if invitation.for_user_id is not None and invitation.for_user_id != user.pk:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)

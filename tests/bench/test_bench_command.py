@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules, store
 from games.models import Game, GameStatus, Invitation, Score, Seat, lobby_cutoff
-from games.tables import selectors, services
+from games.tables import selectors, waiting
 
 pytestmark = pytest.mark.django_db
 
@@ -121,16 +121,16 @@ def test_with_force_a_refill_spares_real_accounts(tmp_path: Path, make_user) -> 
 def test_times_the_lobby_with_as_many_games_as_the_players_may_keep_waiting(tmp_path: Path) -> None:
     printed, results = bench(tmp_path)
 
-    cap = services.MAX_WAITING_GAMES
-    waiting = Game.objects.filter(status=GameStatus.WAITING)
+    cap = waiting.MAX_WAITING_GAMES
+    waited = Game.objects.filter(status=GameStatus.WAITING)
     assert results["lobby"]["open_games"] == 20 * cap == results["lobby"]["closed_games"]
-    assert waiting.count() == 2 * 20 * cap
+    assert waited.count() == 2 * 20 * cap
     viewer = User.objects.get(pk=results["data"]["typical_player"]["id"])
     listed = selectors.lobby(viewer=viewer, limit=1000)
-    own = waiting.filter(seats__user=viewer, created_at__gt=lobby_cutoff(timezone.now()))
+    own = waited.filter(seats__user=viewer, created_at__gt=lobby_cutoff(timezone.now()))
     assert len(listed) == 20 * cap - own.count()  # nor the closed ones, nor the viewer's
-    for game in waiting.filter(pk__in=[seat.game_id for seat in listed]):
-        hosted = waiting.filter(owner=game.owner_id, pk__in=[s.game_id for s in listed])
+    for game in waited.filter(pk__in=[seat.game_id for seat in listed]):
+        hosted = waited.filter(owner=game.owner_id, pk__in=[s.game_id for s in listed])
         assert hosted.count() <= cap
     assert not Invitation.objects.filter(seat__isnull=False, seat__game__status="finished")
     page = {p["key"]: p for p in results["pages"]}["lobby"]
@@ -230,7 +230,7 @@ def test_the_game_is_timed_over_http_on_the_fill_alone(tmp_path: Path, monkeypat
     )
 
     results = json.loads(path.read_text())
-    assert results["lobby"]["open_games"] == 20 * services.MAX_WAITING_GAMES
+    assert results["lobby"]["open_games"] == 20 * waiting.MAX_WAITING_GAMES
     assert {p["key"] for p in results["pages"]} >= {"lobby", "daily_board"}
     assert seen == {"waiting": 0, "attempts": 0, "crowd": 0}
     assert Game.objects.filter(status=GameStatus.FINISHED).count() == 300  # the fill, whole

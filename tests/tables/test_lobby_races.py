@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import TRIAL_GAMES
 from games.models import Game, GameStatus, Invitation, Seat
-from games.tables import services
+from games.tables import services, waiting
 from tests.factories import make_user
 from tests.licensing.licensing_support import run_together
 
@@ -79,5 +79,5 @@ def test_one_host_racing_to_open_games_keeps_at_most_three_waiting(attempt: int)
     results = run_together(8, lambda i: services.open_game(owner=host, open_seats=1))
 
     refused = [r for r in results if isinstance(r, services.BadGuests)]
-    assert len(refused) == 8 - services.MAX_WAITING_GAMES, results
+    assert len(refused) == 8 - waiting.MAX_WAITING_GAMES, results
     assert Game.objects.filter(owner=host, status=GameStatus.WAITING).count() == 3

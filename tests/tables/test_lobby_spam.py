@@ -16,12 +16,12 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import LOBBY_SEAT_LIFETIME, Game, GameStatus, Invitation, Seat
 from games.play import actions as play
-from games.tables import selectors, services
+from games.tables import selectors, services, waiting
 from tests.factories import client_for, make_user, page_text
 
 pytestmark = pytest.mark.django_db
 
-CAP = services.MAX_WAITING_GAMES
+CAP = waiting.MAX_WAITING_GAMES
 A_MINUTE = timedelta(minutes=1)
 REFUSED = r"^You already have 3 games waiting for players"
 CLOSED = r"^Nobody took this seat in the lobby within 24 hours"
