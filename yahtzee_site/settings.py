@@ -243,10 +243,9 @@ if NODES > 1 and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 CACHES: dict[str, dict[str, Any]]
 if redis_url := os.environ.get("REDIS_URL", "").strip():
     CACHES = {
-        # django-redis keeps its connection pools once per process (its ConnectionFactory);
-        # Django's own makes them again for every request under ASGI, where a game's stream is
-        # a request of half an hour: 3,000 streams held 6,002 idle Redis connections (Redis
-        # refuses past ``maxclients``), pooled 7 (tests/test_redis_cache.py).
+        # django-redis keeps its connection pools once per process; Django's own makes them
+        # anew for every request under ASGI, and a game's stream is a request of half an hour:
+        # 3,000 streams held 6,002 idle connections, pooled 7 (tests/site/test_redis_cache.py).
         "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": redis_url}
     }
     # A shared cache can front the session table (one query less per page). Not with the
