@@ -21,7 +21,7 @@ import os
 import secrets
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,7 +33,7 @@ from bench import follow as follow_mod
 from bench import http_players, load, push
 from bench.client import HTMX, Recorder
 from bench.http_players import Prepared
-from bench.http_queries import count_queries
+from bench.http_queries import count_queries, cpu_per_request
 from bench.output import BenchError, Console
 from bench.scenarios import allowed_host
 from bench.serve import WORKERS, free_port, gunicorn
@@ -63,6 +63,8 @@ class Outcome:
     follow: follow_mod.FollowFigures | None = None  # move to the other player's page
     one_worker: follow_mod.OneWorker | None = None  # the update check, one gunicorn worker
     streams: push.StreamOutcome | None = None  # the same, by stream; streams held (issue 23)
+    # CPU ms a request of each type, in process, and /healthz's (``http_queries``).
+    cpu: dict[str, float] = field(default_factory=dict)
 
     @property
     def errors(self) -> int:
@@ -134,6 +136,7 @@ def measure(
     if prepared.waiter is not None:
         waiter_cookie = cookie_header(session_cookie(prepared.waiter), csrf_secret)
     queries = count_queries(prepared)
+    cpu = cpu_per_request(prepared)
     port = free_port()
     connections.close_all()  # the client processes are forked: no connection shared with them
     stream_port = free_port()
@@ -239,6 +242,7 @@ def measure(
         follow=followed,
         one_worker=one_worker,
         streams=streamed,
+        cpu=cpu,
     )
 
 

@@ -118,22 +118,27 @@ def print_http(outcome: Outcome, console: Console) -> None:
     )
     header = (
         f"{'request':<24} {'requests':>8} {'req/s':>8} {'mean ms':>8} {'p95 ms':>8} "
-        f"{'x front':>7} {'errors':>6} {'queries':>7}"
+        f"{'x front':>7} {'errors':>6} {'queries':>7} {'CPU ms':>7} {'x healthz':>9}"
     )
+    healthz = outcome.cpu.get("healthz")
     console.line(header)
     console.line("-" * len(header))
     for kind, got in outcome.figures.items():
         seen = sorted(set(outcome.queries.get(kind, [])))
         queries = _range(seen) if seen else "-"
+        cpu = outcome.cpu.get(kind)
+        spent = f"{cpu:>7.2f}" if cpu is not None else f"{'-':>7}"
+        times = f"{cpu / healthz:>8.1f}×" if cpu is not None and healthz else f"{'-':>9}"
         console.line(
             f"{load.TITLES.get(kind, kind):<24} {got.requests:>8} {got.rate:>8.1f} "
             f"{got.mean_ms:>8.2f} {got.p95_ms:>8.2f} {got.ratio:>7.2f} {got.errors:>6} "
-            f"{queries:>7}"
+            f"{queries:>7} {spent} {times}"
         )
     console.line(
         "req/s: clients / mean latency, what this run's clients would get asking for that type "
         "alone;\nx front: that rate over the front page's, in the same run (its mean over this "
-        "mean); queries: counted in process."
+        "mean); queries: counted in process;\nCPU ms: this thread's CPU a request in process "
+        f"(test client, median of 12), x healthz: over /healthz's ({healthz or 0:.2f} ms)."
     )
     for target, value, met in outcome.targets:
         title = load.TITLES.get(target.kind, target.kind)

@@ -194,6 +194,7 @@ def http_section(outcome: Outcome) -> dict[str, Any]:
                 "statuses": {str(k): v for k, v in got.statuses.items()},
                 "queries": max(seen) if seen else None,
                 "queries_seen": sorted(set(seen)),
+                "cpu_ms_in_process": round(outcome.cpu[kind], 3) if kind in outcome.cpu else None,
             }
         )
     return {
@@ -202,6 +203,7 @@ def http_section(outcome: Outcome) -> dict[str, Any]:
         "seconds": outcome.seconds,
         "shared_cache": outcome.shared_cache,
         "load_average": [round(x, 2) for x in outcome.load_average],
+        "healthz_cpu_ms_in_process": round(outcome.cpu.get("healthz", 0), 3),
         "requests": rows,
         "targets": [
             {
