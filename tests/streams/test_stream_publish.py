@@ -18,7 +18,9 @@ from tests.streams.conftest import TEST_REDIS_URL, _redis_answers
 
 pytestmark = pytest.mark.django_db
 
-OTHER_REDIS_URL = TEST_REDIS_URL.rsplit("/", 1)[0] + "/8"
+_BASE, _NUMBER = TEST_REDIS_URL.rsplit("/", 1)
+OTHER_REDIS_URL = f"{_BASE}/{int(_NUMBER) + 1}"
+"""The next database of the tests' Redis: CI's two suites at once (7 and 12) never share one."""
 
 
 @pytest.fixture
