@@ -154,3 +154,26 @@ def test_a_match_stored_by_version_1_reads_as_it_was_written() -> None:
     assert match.states[1] is rules.SeatState.RESIGNED and match.first == 1
     assert match.turn == rules.Turn((6, 6, 2, 3, 6), (True, True, False, False, True), 2)
     assert match.turn_limit == 3600 and match.undo is None and match.log == ()
+
+
+def test_one_seats_sheet_reads_as_the_whole_match_has_it() -> None:
+    assert codec.sheet_of(STORED_V1, 1) == rules.Sheet(
+        kind=rules.CLASSIC, cards=({"sixes": 24, "aces": 2},), yahtzee_bonuses=100, yahtzees=2
+    )
+    assert codec.sheet_of(STORED_V1, 0) == codec.from_state(STORED_V1).sheets[0]
+
+
+@pytest.mark.parametrize(
+    ("state", "seat"),
+    [
+        (None, 0),
+        ([("v", 1)], 0),
+        ({**STORED_V1, "v": 2}, 0),
+        ({key: value for key, value in STORED_V1.items() if key != "v"}, 0),
+        (STORED_V1, 2),  # no such seat
+        ({**STORED_V1, "kind": "nope"}, 0),
+    ],
+)
+def test_a_sheet_of_no_stored_match_is_refused(state: object, seat: int) -> None:
+    with pytest.raises(codec.BadState):
+        codec.sheet_of(state, seat)
