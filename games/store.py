@@ -182,18 +182,16 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
         (s, _changed(s, _seat_columns(after, p, s) | {"hints": s.hints + hinted[p]}))
         for p, s in enumerate(seats)
     ]
-    # The on-turn flag is the dashboard's copy of who may move, the hints a mark for the high
-    # scores: no page of the game shows either, and neither moves the game's version on.
+    # What a page shows of a game is its state (a seat's flags and total are copies of it; the
+    # hints a mark for the high scores): a move the pages must see changes it or logs an event.
     # A match that begins is no move yet: the state it is first written with is not shown.
-    unseen = {"on_turn", "hints"}
-    begun = [name for name in changed if before is not None or name != "state"]
-    shown = begun or logged or any(set(fields) - unseen for _, fields in seat_changes)
+    shown = bool(logged) or any(before is not None or name != "state" for name in changed)
     first_seq = game.version + 1
     if shown:
         game.version += max(1, len(logged))
     if game._state.adding:
         # A table just laid (a game started at once): its rows written once, as the match begins.
-        game.save(force_insert=True)
+        game.save()
         Seat.objects.bulk_create(seats)
     else:
         if shown:
@@ -208,7 +206,7 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
         round = after.round if isinstance(event, rules.Undone) else round_before
         rows.append(Move(game=game, seat=seat, seq=seq, **moves.row(event, round=round)))
     Move.objects.bulk_create(rows)
-    return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=bool(shown))
+    return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=shown)
 
 
 def keep_coaching(seats: Sequence[Seat], coaching: Coaching) -> None:

@@ -92,7 +92,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         MATCH_TESTS,
     ),
     "games/moves.py": STORE_TESTS,
-    "games/store.py": STORE_TESTS,
+    "games/store.py": (*STORE_TESTS, "tests/play/test_coach_views.py"),  # keep_coaching
     "games/seating.py": (*STORE_TESTS, "tests/tables/test_room_pages.py"),
     "games/daily/dice.py": ("tests/daily/test_daily_dice.py",),
     # The codec of a stored match, and the door every action goes through (issue 36).

@@ -94,4 +94,3 @@ def jinja_page(context: template.Context, template_name: str) -> SafeString:
     page: dict[str, Any] = {str(key): value for key, value in context.flatten().items()}
     drawn = engines["jinja2"].get_template(template_name).render(page)
     return mark_safe(drawn)
-

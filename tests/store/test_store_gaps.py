@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
+from django.test.utils import CaptureQueriesContext
 
 from games import rules, seating, store
 from games.models import Game, GameStatus, Move, MoveAction, PlayerKind, Seat
@@ -240,3 +241,34 @@ def test_a_loaded_table_cannot_be_changed_in_place(player) -> None:
     table = store.load(game_id=game.pk, user=player)
     with pytest.raises(dataclasses.FrozenInstanceError):
         table.actor = 0  # type: ignore[misc]
+
+
+def _updates(ran: list[dict[str, str]], table: str) -> list[str]:
+    """The SET clauses of the UPDATEs of ``table`` among the queries ``ran``."""
+    found = []
+    for query in ran:
+        sql = query["sql"]
+        if sql.startswith(f'UPDATE "{table}"'):
+            found.append(sql.split(" SET ", 1)[1].split(" WHERE ", 1)[0])
+    return found
+
+
+def test_a_move_writes_only_what_it_changed_of_the_game_and_of_the_seats_whose_flags_turn(
+    player, make_user
+) -> None:
+    bob = make_user("bob")
+    game = services.open_game(owner=player, invites=1)
+    services.join_game(token=game.invitations.get().token, user=bob)
+    services.begin_game(game_id=game.pk, user=player)
+    roll_now(game, player, 3, 3, 3, 2, 2)
+    Seat.objects.filter(game=game, position=1).update(coach_note={"kept": "by another writer"})
+
+    with CaptureQueriesContext(connection) as ran:
+        score_now(game, player, "full_house")  # the turn passes to Bob
+
+    games = _updates(ran.captured_queries, "games_game")
+    assert len(games) == 1 and '"state"' in games[0] and '"version"' in games[0]
+    assert '"owner_id"' not in games[0] and '"rematch_id"' not in games[0]
+    seats = _updates(ran.captured_queries, "games_seat")
+    assert len(seats) == 2 and all(s.startswith('"on_turn" = ') and "," not in s for s in seats)
+    assert Seat.objects.get(game=game, position=1).coach_note == {"kept": "by another writer"}
