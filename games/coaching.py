@@ -1,5 +1,5 @@
 """What the coach (``games.play.coach``) makes of an action, as the store writes it on the
-seat (``games.store.save``): the note to show and whether the seat was coached."""
+seat (``games.store.keep_coaching``): the note to show and whether the seat was coached."""
 
 from __future__ import annotations
 

@@ -24,7 +24,6 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import moves, rules
-from games.coaching import Coaching
 from games.errors import GameNotFound
 from games.events import Moved
 from games.models import Game, GameStatus, Move, PlayerKind, Seat
@@ -209,12 +208,12 @@ def save(table: SeatedGame, after: rules.Match, *, by: User | None = None) -> Mo
     return Moved(game=game, seats=seats, before=before, after=after, by=by, shown=shown)
 
 
-def keep_coaching(seats: Sequence[Seat], coaching: Coaching) -> None:
-    """What the coach made of a move (``games.play.coach``) on its seat (of the game's
-    ``seats``): the note to show, and that the seat played with the coach."""
-    seat = seats[coaching.position]
-    columns = {name: value for name, value in coaching.columns(coaching.position).items()
-               if getattr(seat, name) != value}  # fmt: skip
+def keep_coaching(seats: Sequence[Seat], position: int, coached: dict[str, Any]) -> None:
+    """What the coach made of a move (``games.play.coach``: its ``Coaching.columns``) on the
+    seat at ``position`` of the game's ``seats``: the note to show, and that the seat played
+    with the coach."""
+    seat = seats[position]
+    columns = {name: value for name, value in coached.items() if getattr(seat, name) != value}
     if columns:
         Seat.objects.filter(pk=seat.pk).update(**columns)
         for name, value in columns.items():

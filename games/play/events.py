@@ -12,7 +12,8 @@ from yahtzee_site.tasking import later
 
 def coach_the_move(moved: events.Moved) -> None:
     if (coaching := coach.review(moved)) is not None:
-        store.keep_coaching(moved.seats, coaching)
+        at = coaching.position
+        store.keep_coaching(moved.seats, at, coaching.columns(at))
 
 
 def tell_the_pages(moved: events.Moved) -> None:
