@@ -12,6 +12,7 @@ class GamesConfig(AppConfig):
         from games.daily import events as daily
         from games.play import events as play
         from games.play import stream
+        from games.ratings import events as ratings
         from games.review import events as review
         from games.scores import events as scores
         from games.tables import events as tables
@@ -19,9 +20,9 @@ class GamesConfig(AppConfig):
 
         # What a move did, told to each room that listens (``games.events``): the high scores,
         # the day's results, the trial games given back and the coach's note in the move's
-        # transaction; the pages, the turn mail, the grading and the trainer's harvest once it
-        # commits.
-        for room in (scores, daily, tables, play, review, trainer):
+        # transaction; the pages, the turn mail, the grading, the rating and the trainer's
+        # harvest once it commits.
+        for room in (scores, daily, tables, play, review, ratings, trainer):
             room.subscribe()
 
         # A game's stream ends with its session: logged out, the password changed, the account

@@ -75,6 +75,9 @@ class Game(models.Model):
     roll_for_first = models.BooleanField(default=False)
     # The day whose challenge this game is (``games.daily``): its dice are the day's.
     challenge_day = models.DateField(null=True, blank=True)
+    # The host chose a rated game (``games.ratings``): its accounts' ratings change by where
+    # they finish.
+    rated = models.BooleanField(default=False, db_default=False)
     # The game the players went on to after this one ("Rematch"), once someone asked for it.
     rematch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -369,7 +372,8 @@ class SharedGame(models.Model):
 
 
 # The models of a feature's own room live there, registered with this app: the daily
-# challenge's, the turn mail's and the trainer's.
+# challenge's, the turn mail's, the ratings' and the trainer's.
 import games.daily.models  # noqa: E402
 import games.play.models  # noqa: E402
+import games.ratings.models  # noqa: E402
 import games.trainer.models  # noqa: E402, F401

@@ -230,9 +230,9 @@ def play_out(
     until: Callable[[rules.Match], bool] = lambda match: False,
 ) -> store.SeatedGame:
     """Play ``game`` to its end (or until ``until`` says so of its match) through the door
-    every move takes: the seats ``user`` plays (their own, their guests') as the computer
-    player ``bot`` would, on seeded dice; the computer players' seats step by step. The table
-    as it then stands."""
+    every move takes: the seats ``user`` plays (their own, their guests') and the seats of other
+    accounts (as those accounts) as the computer player ``bot`` would, on seeded dice; the
+    computer players' seats step by step. The table as it then stands."""
     rng = random.Random(seed)
     dice = strategy.seeded_dice(random.Random(f"dice-{seed}"))
     while True:
@@ -243,8 +243,10 @@ def play_out(
         if match.computer_on_turn:
             play.play_computer(game_id=game.pk, user=user, version=version)
             continue
-        seat, by = match.on_turn, table.position_of(user)  # a guest's moves are the host's
+        seat = match.on_turn
         assert seat is not None
+        mover = table.seats[seat].user or user  # a guest's moves are the host's
+        by = table.position_of(mover)
         decided = strategy.make_bot(bot, advice.advisor(), rng).decide(
             match.sheets[seat], match.turn
         )
@@ -254,7 +256,9 @@ def play_out(
         else:
             action = actions.Score(by, decided.box, decided.column)
         with transaction.atomic():
-            play.act(game_id=game.pk, user=user, version=version, choose=_chosen(action), dice=dice)
+            play.act(
+                game_id=game.pk, user=mover, version=version, choose=_chosen(action), dice=dice
+            )
 
 
 def _chosen(action: rules.Action) -> play.Choose:

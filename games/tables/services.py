@@ -70,6 +70,7 @@ def _lay_table(
     roll_for_first: bool = False,
     used_trial_game: bool = False,
     challenge_day: date | None = None,
+    rated: bool = False,
 ) -> tuple[Game, list[Seat]]:
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
     screen, and the computer players (``computers``: strategy and name), in that order. Not
@@ -82,6 +83,7 @@ def _lay_table(
         turn_limit=turn_limit,
         roll_for_first=roll_for_first,
         challenge_day=challenge_day,
+        rated=rated,
     )
     players: list[tuple[str, dict[str, Any]]] = [
         (str(owner), {"user": owner, "used_trial_game": used_trial_game}),
@@ -104,10 +106,12 @@ def start_game(
     computers: Sequence[str] = (),
     roll_for_first: bool = False,
     challenge_day: date | None = None,
+    rated: bool = False,
 ) -> Game:
     """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them
     and then the ``computers`` (strategy names); with ``challenge_day``, that day's challenge
-    (``games.daily.services.start_challenge`` starts it: alone, on the day's dice).
+    (``games.daily.services.start_challenge`` starts it: alone, on the day's dice). ``rated``:
+    the host chose to have the accounts rated against the computers (``games.ratings``).
 
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
     guests play on the host's game. ``BadGuests`` when a name will not do (nothing is used).
@@ -130,6 +134,7 @@ def start_game(
         roll_for_first=roll_for_first,
         used_trial_game=used_trial_game,
         challenge_day=challenge_day,
+        rated=rated and challenge_day is None,
     )
     play.begin(store.seated(game, seats), by=owner)
     return game
@@ -158,6 +163,7 @@ def open_game(
     open_seats: int = 0,
     turn_limit: int | None = None,
     roll_for_first: bool = False,
+    rated: bool = False,
 ) -> Game:
     """A game with seats offered online: ``invites`` links for friends, ``open_seats`` listed in
     the lobby. It waits for players until the host starts it; with no seat offered it is an
@@ -172,6 +178,7 @@ def open_game(
             guests=guests,
             computers=computers,
             roll_for_first=roll_for_first,
+            rated=rated,
         )
     names = guest_rules.guest_names(guests, owner=owner)
     bots = guest_rules.computer_seats(computers)
@@ -191,6 +198,7 @@ def open_game(
             status=GameStatus.WAITING,
             turn_limit=turn_limit,
             roll_for_first=roll_for_first,
+            rated=rated,
         )
     )
     Invitation.objects.bulk_create(
@@ -278,6 +286,7 @@ def rematch(*, game_id: int, user: User) -> Game:
             status=GameStatus.WAITING,
             turn_limit=old.turn_limit,
             roll_for_first=old.roll_for_first,
+            rated=old.rated,
         )
     )
     Invitation.objects.bulk_create(

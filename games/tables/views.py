@@ -170,6 +170,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
             open_seats=open_seats,
             turn_limit=limit,
             roll_for_first=request.POST.get("roll_for_first") == "1",
+            rated=request.POST.get("rated") == "1",
         )
     except services.BadGuests as exc:
         return render_dashboard(request, guests=guests, guest_error=str(exc), status=400)
