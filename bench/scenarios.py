@@ -94,7 +94,8 @@ def survey() -> Dataset:
     return Dataset(
         scores=Score.objects.count(),
         games=Game.objects.count(),
-        players=User.objects.count(),
+        # The accounts of the fill (the season table's rated players are counted apart).
+        players=User.objects.exclude(username__startswith="bench-rated-").count(),
         classic_human_table={
             HighScorePeriod.ALL_TIME.value: human.count(),
             HighScorePeriod.MONTH.value: human.filter(

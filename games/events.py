@@ -82,6 +82,12 @@ def listen(listener: Listener) -> Listener:
     return listener
 
 
+def unlisten(listener: Listener) -> None:
+    """Tell ``listener`` nothing more (the bench times a move with and without a room)."""
+    if listener in _listeners:
+        _listeners.remove(listener)
+
+
 def tell(moved: Moved) -> None:
     """Tell every listener of ``moved``, in the order they listened."""
     for listener in _listeners:

@@ -40,6 +40,7 @@ from games.play.words import (
     result_line,
     whose_turn,
 )
+from games.ratings import services as ratings
 from games.rules import actions
 from games.store import SeatedGame
 
@@ -299,6 +300,7 @@ def game_context(
         # The daily challenge is played without hints (its page says so).
         "can_hint": match.can_hint(by),
         "challenge_day": game.challenge_day,
+        "rated": ratings.counts(game, seated.seats),
         "scoreboard": board,
         "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),

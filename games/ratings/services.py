@@ -47,8 +47,9 @@ class _Entry:
 
 
 def counts(game: Game, seats: Sequence[Seat]) -> bool:
-    """Whether ``game`` (with ``seats``) is a rated one: see the module's words."""
-    if game.challenge_day is not None or len(seats) < 2:
+    """Whether ``game`` (with ``seats``) is a rated one: see the module's words (a day's
+    challenge is played alone: ``rules.Match.verify_table``)."""
+    if len(seats) < 2:
         return False
     return game.rated or all(seat.player_kind == PlayerKind.HUMAN for seat in seats)
 

@@ -134,7 +134,7 @@ def start_game(
         roll_for_first=roll_for_first,
         used_trial_game=used_trial_game,
         challenge_day=challenge_day,
-        rated=rated and challenge_day is None,
+        rated=rated,
     )
     play.begin(store.seated(game, seats), by=owner)
     return game

@@ -87,7 +87,6 @@ def test_a_game_alone_and_a_days_challenge_are_not_rated() -> None:
     played(tables.start_game(owner=alice, challenge_day=timezone.localdate(), rated=True), alice)
 
     assert not Rating.objects.exists()
-    assert Game.objects.get(challenge_day__isnull=False).rated is False  # never made rated
     assert Game.objects.filter(status=GameStatus.FINISHED).count() == 2
 
 
