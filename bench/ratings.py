@@ -37,10 +37,10 @@ from bench.scenarios import Page, allowed_host
 from games import events, rules, store
 from games.models import Game, GameStatus, Invitation, Seat
 from games.play import actions as play
-from games.rules import actions
 from games.ratings import events as rating_events
 from games.ratings import scale, services
 from games.ratings.models import Rating, RatingChange, SeasonRating
+from games.rules import actions
 from games.tables import services as table_services
 
 KEY = "ratings_season"
@@ -158,9 +158,13 @@ def _players() -> tuple[User, User]:
     for name in ("a", "b"):
         user, _ = User.objects.update_or_create(
             username=f"bench-rater-{name}",
-            defaults={"display_name": f"Rater {name.upper()}", "email": f"rater-{name}@bench.invalid",
-                      "email_confirmed": True, "trial_games_used": 0},
-        )  # fmt: skip
+            defaults={
+                "display_name": f"Rater {name.upper()}",
+                "email": f"rater-{name}@bench.invalid",
+                "email_confirmed": True,
+                "trial_games_used": 0,
+            },
+        )
         made.append(user)
     return made[0], made[1]
 
