@@ -15,6 +15,7 @@ from bench import (
     http_scenario,
     lobby,
     printout,
+    ratings,
     report,
     scaleout,
     scenarios,
@@ -58,6 +59,10 @@ class Options:
     # when the players are fewer than a tenth of that (a small run stays small).
     daily_attempts: int | None = None
     pages: tuple[str, ...] = ()  # time only these in-process pages (and the yardsticks)
+    # Rated play: accounts rated this season (their table timed, gated); 0: none. And pairs of
+    # last scorings of rated games timed with the rating and without; 0: none.
+    rated_players: int = ratings.PLAYERS
+    rating_moves: int = ratings.ENDING_PAIRS
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
@@ -71,6 +76,8 @@ class Options:
             )
         if self.streams < 0:
             raise BenchError("--streams cannot be negative.")
+        if self.rated_players < 0 or self.rating_moves < 0:
+            raise BenchError("--rated-players and --rating-moves cannot be negative.")
         if self.http_seconds <= 0 or self.http_clients < 1:
             raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
 
@@ -135,6 +142,10 @@ def run(options: Options, console: Console) -> report.Results:
     ):
         crowd = daily.write(options.daily_attempt_count, seed=options.seed, console=console)
         pages.extend(daily.pages(crowd))
+    # The season's table of rated players: written once, kept between runs.
+    if options.rated_players and (not options.pages or ratings.KEY in options.pages):
+        ratings.write_season(options.rated_players, seed=options.seed, console=console)
+        pages.append(ratings.season_page())
     pages = scenarios.only(pages, options.pages)
     scenarios.measure(
         pages, requests=options.requests, warmup=options.warmup_rounds, console=console
@@ -142,6 +153,16 @@ def run(options: Options, console: Console) -> report.Results:
     scenarios.explain_pages(pages)
     numbers = report.figures(pages)
     failures = report.over_limits(pages, numbers)
+
+    # The move that ends a rated game, with the rating and without; the worker's rating.
+    ending = None
+    if options.rating_moves:
+        ending = ratings.ending(options.rating_moves, console)
+        if ending.ratio > ratings.LIMIT:
+            failures.append(
+                f"the move that ends a rated game took {ending.ratio:.3f}x the same move "
+                f"without the rating (limit {ratings.LIMIT:.2f}x)"
+            )
 
     # The HTTP scenario: the site under load from outside, the moves next to the front page,
     # on the fill alone (as every run before the lobby and the daily board were added to the
@@ -181,6 +202,8 @@ def run(options: Options, console: Console) -> report.Results:
     )
     if opened is not None:
         results["lobby"] = report.lobby_section(opened, numbers[lobby.KEY])
+    if ending is not None:
+        results["rating_move"] = ending.as_json()
     printout.print_pages(pages, numbers, results, console)
     if opened is not None:
         printout.print_lobby(opened, numbers, console)

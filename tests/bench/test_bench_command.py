@@ -32,6 +32,10 @@ TINY = [
     "--no-strategy",
     "--daily-attempts",
     "0",
+    "--rated-players",
+    "0",
+    "--rating-moves",
+    "0",
 ]
 
 

@@ -107,6 +107,18 @@ class Command(BaseCommand):
             f"(default {DAILY_ATTEMPTS:,}, or ten a player with fewer players); 0: none",
         )
         parser.add_argument(
+            "--rated-players",
+            type=int,
+            default=defaults.rated_players,
+            help="accounts rated this season, their table timed (written once, kept); 0: none",
+        )
+        parser.add_argument(
+            "--rating-moves",
+            type=int,
+            default=defaults.rating_moves,
+            help="last scorings of rated games timed with the rating and as many without; 0: none",
+        )
+        parser.add_argument(
             "--page",
             dest="pages",
             action="append",
@@ -140,6 +152,8 @@ class Command(BaseCommand):
                 lobby_games=opts["lobby_games"],
                 daily_attempts=opts["daily_attempts"],
                 pages=tuple(opts["pages"]),
+                rated_players=opts["rated_players"],
+                rating_moves=opts["rating_moves"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
