@@ -168,6 +168,7 @@ def player_ratings(
     graded_games = [game for game in history if game.accuracy is not None]
     return {
         "ratings": shown,
+        "kind_name": rules.KINDS[kind].name,
         "rating_chart": chart,
         "rating_games": len(history),
         "rating_graded": len(graded_games),

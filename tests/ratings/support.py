@@ -12,7 +12,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Invitation, Seat
+from games.models import Game, Grading, Invitation, Seat
 from games.ratings.models import Rating, RatingChange, SeasonRating
 from games.tables import services
 from tests.factories import finished_game, play_out
@@ -86,7 +86,9 @@ def rated_change(
     graded ``accuracy``), and its ``Rating`` brought to ``after``."""
     when = when or timezone.now()
     score = finished_game(user, 200, when=when, kind=kind)
-    Seat.objects.filter(pk=score.seat_id).update(accuracy=accuracy)
+    Seat.objects.filter(pk=score.seat_id).update(
+        accuracy=accuracy, grading=Grading.PENDING if accuracy is None else Grading.ESTIMATE
+    )
     rating, _ = Rating.objects.get_or_create(
         user=user,
         kind=kind,
