@@ -236,3 +236,9 @@ def test_a_season_page_costs_three_queries_then_two(django_assert_num_queries) -
         last = Client().get(SEASON, {"season": f"{last_season():%Y-%m}"})
 
     assert len(rows_of(first)) == len(rows_of(again)) == len(rows_of(last)) == 6
+
+
+def test_the_top_ten_and_every_pages_navigation_lead_to_the_ratings() -> None:
+    scores = Client().get(reverse("high_scores")).text
+
+    assert scores.count(f'href="{SEASON}"') == 3  # the header, the lead, the footer
