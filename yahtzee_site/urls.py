@@ -16,6 +16,7 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("daily/", include("games.daily.urls")),
     path("scores/", scores.high_scores, name="high_scores"),
+    path("ratings/", include("games.ratings.urls")),
     path("players/me/", scores.my_stats, name="my_stats"),
     path("players/<uuid:public_id>/", scores.player_page, name="player"),
     path(settings.ADMIN_PATH, admin.site.urls),

@@ -24,6 +24,7 @@ from games.home.presenters import (
     new_game_choices,
     open_rows,
 )
+from games.ratings.presenters import rating_help
 from games.tables import guests as guest_rules
 from yahtzee_site import numbers
 
@@ -87,6 +88,7 @@ def healthz(request: HtmxRequest) -> HttpResponse:
 
 @require_GET
 def help_page(request: HtmxRequest) -> HttpResponse:
-    """The rules written for players, with example rolls drawn as dice, and how accuracy is
-    worked out, with the computer players' measured accuracy."""
-    return render(request, "help.html", accuracy_help())
+    """The rules written for players, with example rolls drawn as dice, how accuracy is
+    worked out, with the computer players' measured accuracy, and how ratings work, with the
+    computers' fixed ratings."""
+    return render(request, "help.html", accuracy_help() | rating_help())

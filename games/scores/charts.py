@@ -6,6 +6,7 @@ No JavaScript and nothing fetched: a chart is a viewBox, some points or bars and
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,6 +46,10 @@ class Chart:
     dots: tuple[tuple[float, float], ...] = ()
     bars: tuple[Bar, ...] = ()
     averaged_over: int = 1
+    right_ticks: tuple[Tick, ...] = ()
+    """A second scale's ticks, on the right (a chart of two measures)."""
+    marks: tuple[tuple[float, float], ...] = ()
+    """Points of the second measure, drawn as dots against the right scale."""
 
 
 def _nice_step(span: float, steps: int = 4) -> int:
@@ -163,3 +168,60 @@ def score_histogram(totals: list[int], bin_size: int = 25) -> Chart | None:
         if i % label_every == 0
     ]
     return _frame(x_ticks, y_ticks, bars=bars)
+
+
+RATING_RIGHT = 40
+"""The rating chart's right margin: room for its second scale's labels."""
+
+
+def rating_history(
+    start: int, ratings: Sequence[int], accuracies: Sequence[float | None]
+) -> Chart | None:
+    """A player's rating from ``start`` through each rated game (``ratings``, the line, on the
+    left scale) and each of those games' accuracy (``accuracies``, ``None`` where not graded:
+    dots on the right scale, up to 100 from the round ten below the lowest). Long records are
+    averaged in groups of games, as ``score_line``."""
+    if not ratings:
+        return None
+    group = max(1, math.ceil(len(ratings) / MAX_POINTS))
+    line = [float(start)] + [
+        statistics.fmean(ratings[i : i + group]) for i in range(0, len(ratings), group)
+    ]
+    graded = [(a, i // group) for i, a in enumerate(accuracies) if a is not None]
+    low, high = min(line), max(line)
+    step = _nice_step(max(high - low, 40))
+    bottom = math.floor(low / step) * step
+    top = max(bottom + step, math.ceil(high / step) * step)
+    a_bottom = min(90, int(min((a for a, _ in graded), default=90) // 10 * 10))
+    a_step = 10 if 100 - a_bottom <= 40 else 20
+    right = WIDTH - RATING_RIGHT
+    plot_width, plot_height = right - LEFT, HEIGHT - BOTTOM - TOP
+    last = len(line) - 1
+
+    def x_of(point: float) -> float:
+        return round(LEFT + point / last * plot_width, 1)
+
+    def y_of(value: float, low: float, high: float) -> float:
+        return round(HEIGHT - BOTTOM - (value - low) / (high - low) * plot_height, 1)
+
+    by_point: dict[int, list[float]] = {}
+    for accuracy, point in graded:
+        by_point.setdefault(point, []).append(accuracy)
+    x_step = _nice_step(len(ratings), 5)
+    return Chart(
+        WIDTH, HEIGHT, LEFT, right, TOP, HEIGHT - BOTTOM,
+        x_ticks=[
+            Tick(x_of(game / group), str(game))
+            for game in dict.fromkeys([0, *range(x_step, len(ratings) + 1, x_step)])
+        ],
+        y_ticks=[Tick(y_of(v, bottom, top), str(v)) for v in range(bottom, top + 1, step)],
+        right_ticks=tuple(
+            Tick(y_of(v, a_bottom, 100), str(v)) for v in range(a_bottom, 101, a_step)
+        ),
+        points=" ".join(f"{x_of(i)},{y_of(v, bottom, top)}" for i, v in enumerate(line)),
+        marks=tuple(
+            (x_of(point + 1), y_of(statistics.fmean(values), a_bottom, 100))
+            for point, values in by_point.items()
+        ),
+        averaged_over=group,
+    )  # fmt: skip

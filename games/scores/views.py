@@ -15,6 +15,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
@@ -25,6 +26,9 @@ from games import rules
 from games.home.presenters import finished_rows
 from games.home.selectors import latest_finished
 from games.models import KIND_CHOICES, HighScorePeriod, PlayerKind, Score
+from games.ratings import presenters as rating_presenters
+from games.ratings import selectors as rating_selectors
+from games.ratings.models import RatingChange
 from games.scores import charts
 from games.scores.presenters import PLAYER_KINDS, accuracy_trend, high_scores_context
 from games.scores.selectors import (
@@ -89,13 +93,17 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         User.objects.annotate(
             has_finished=Exists(
                 Score.objects.filter(user=OuterRef("pk"), player_kind=PlayerKind.HUMAN)
-            )
+            ),
+            # A rated game its host ended leaves no score: its players are in the tables.
+            has_rating=Exists(RatingChange.objects.filter(user=OuterRef("pk"))),
         )
         .only("id", "public_id", "display_name", "date_joined")
         .filter(public_id=public_id)
         .first()
     )
-    if player is None or not (player.has_finished or player.pk == request.user.pk):
+    if player is None or not (
+        player.has_finished or player.has_rating or player.pk == request.user.pk
+    ):
         raise Http404("No such player.")
     kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
     own = request.user.is_authenticated and request.user.pk == player.pk
@@ -120,7 +128,16 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         key = f"player-record:{RECORD_FORMAT}:{player.pk}:{kind}:{newest}"
         kept: Record | None = cache.get_or_set(key, record, timeout=3600)
         stats, line, histogram, accuracy = kept or record()
-    context = {
+    # Not kept with the record: a rating changes with games that leave no score, and a league
+    # with everyone else's games. Two queries; none for an account never rated.
+    rated = rating_selectors.rated_games(user_id=player.pk) if player.has_rating else {}
+    today = timezone.localdate()
+    standings = (
+        rating_selectors.standings(user_id=player.pk, season=today.replace(day=1), today=today)
+        if rated
+        else {}
+    )
+    context = rating_presenters.player_ratings(rated, standings, kind=kind) | {
         "player": player,
         "own": own,
         "stats": stats,

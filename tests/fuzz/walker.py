@@ -39,7 +39,8 @@ VALUES = (
     *HOSTILE_NUMBERS, *HOSTILE_TEXT, "2", "4", "5", "13", "0.1", "0.5", "10", "1e999999",
     "-1e999999", "NaN", "Infinity", "9" * 5000, "classic", "triple", "aces", "chance",
     "yahtzee", "sixes", "chance:1", "aces:2", "aces:9", "perfect", "good", "beginner",
-    "#1d6b3c", "#zzzzzz", "Europe/Paris", "Mars/Olympus", "2026-02-30",
+    "#1d6b3c", "#zzzzzz", "Europe/Paris", "Mars/Olympus", "2026-02-30", "2026-11", "2026-13",
+    "0000-00", "9999-12",
 )  # fmt: skip
 """Values for any field or query parameter."""
 
@@ -50,7 +51,7 @@ DAYS = ("0001-01-01", "9999-12-31", "2026-02-30", "0000-00-00", "1821-03-04", "2
 
 QUERY_NAMES = (
     "open", "done", "step", "since", "kind", "next", "page", "q", "o", "p", "all", "day",
-    "position", "e", "_changelist_filters", "held", "box", "version", "format",
+    "position", "e", "_changelist_filters", "held", "box", "version", "format", "season",
 )  # fmt: skip
 
 HEADERS = (

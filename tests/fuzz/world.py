@@ -18,6 +18,7 @@ from accounts.models import TRIAL_GAMES, Serial, SerialBatch, User
 from games.daily import services as daily
 from games.models import Game, Invitation
 from games.play import actions as play
+from games.ratings.models import Rating, RatingChange, SeasonRating
 from games.review import sharing
 from games.tables import services as tables
 from games.trainer import services as trainer
@@ -102,6 +103,8 @@ def build() -> World:
         user=seated, now=timezone.now() - timedelta(days=1)
     )
 
+    _rated(host, seated, games["online"])
+
     over = games["over"]
     shared = sharing.share_card(user=host, game_id=over.pk, position=0)
     world.tokens = {
@@ -138,3 +141,23 @@ def _online(host: User, seated: User, *, start: bool = True, roll_for_first: boo
         tables.begin_game(game_id=game.pk, user=host)
     game.refresh_from_db()
     return game
+
+
+def _rated(host: User, seated: User, game: Game) -> None:
+    """Both accounts rated, in this season's table and last season's, as if made yesterday (an
+    account made today enters no table), with a rated game each for their pages' charts."""
+    now = timezone.now()
+    this = timezone.localdate().replace(day=1)
+    last = (this - timedelta(days=1)).replace(day=1)
+    yesterday = timezone.localdate() - timedelta(days=1)
+    for user, rating in ((host, 1566), (seated, 1434)):
+        seat = game.seats.get(user=user)
+        Rating.objects.create(user=user, kind="classic", mu=25, sigma=7, rating=rating,
+                              games=1, updated_at=now)  # fmt: skip
+        RatingChange.objects.create(
+            user=user, game=game, seat=seat, kind="classic", place=1 if rating > 1500 else 2,
+            players=2, weight=1, before=1500, after=rating, mu=25, sigma=7, created_at=now,
+        )  # fmt: skip
+        for season in (this, last):
+            SeasonRating.objects.create(user=user, kind="classic", season=season, rating=rating,
+                                        games=1, joined=yesterday)  # fmt: skip

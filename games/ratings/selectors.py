@@ -1,0 +1,220 @@
+"""The reads the rating pages need, each written for the index it walks: a season's table
+(``season_table``: kind, season, rating down, account), the all-time table (``rating_table``:
+kind, rating down, account), an account's rated games (``rating_history``: account, kind).
+
+A table is ranked by rating, then by account (the index's order), so a row's place is its
+offset in the table: a page costs the table's size (one COUNT, which the leagues need anyway)
+and its own rows, however far down it is. An account made today enters no table (the abuse
+rule: a fresh account cannot be made to lose on purpose and shown at once).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+from uuid import UUID
+
+from django.core.cache import cache
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.ratings.models import Rating, RatingChange, SeasonRating
+from games.ratings.scale import PROVISIONAL_SIGMA, League, league
+
+PAGE_SIZE: Final = 50
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    """The first moment of ``day`` in the site's time zone."""
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+
+
+def next_season(season: datetime.date) -> datetime.date:
+    return (season + datetime.timedelta(days=31)).replace(day=1)
+
+
+def provisional(sigma: float | None) -> bool:
+    """Whether a rating with this ``sigma`` is shown with its "?" (``None``: not known, not
+    marked)."""
+    return sigma is not None and sigma > PROVISIONAL_SIGMA
+
+
+@dataclass(frozen=True)
+class TableRow:
+    place: int
+    user_id: int
+    name: str
+    player_id: UUID
+    rating: int
+    games: int
+    provisional: bool
+    league: League
+
+
+@dataclass(frozen=True)
+class Table:
+    kind: str
+    season: datetime.date | None
+    """The season's first day; ``None`` for the all-time table."""
+    rows: list[TableRow]
+    players: int
+    page: int
+    pages: int
+
+
+def _page(rows: QuerySet[SeasonRating] | QuerySet[Rating], page: int) -> tuple[int, int, int]:
+    """The table's size, its pages, and ``page`` brought within them (one COUNT)."""
+    players = rows.count()
+    pages = max(1, math.ceil(players / PAGE_SIZE))
+    return players, pages, min(max(page, 1), pages)
+
+
+def _rows(values: Iterable[Mapping[str, Any]], offset: int, players: int) -> list[TableRow]:
+    return [
+        TableRow(
+            place=place,
+            user_id=row["user_id"],
+            name=row["name"],
+            player_id=row["player_id"],
+            rating=row["rating"],
+            games=row["games"],
+            provisional=provisional(row["sigma"]),
+            league=league(place, players),
+        )
+        for place, row in enumerate(values, start=offset + 1)
+    ]
+
+
+def season_table(*, kind: str, season: datetime.date, page: int, today: datetime.date) -> Table:
+    """A page of a season's table: two queries, the table's size, then its rows down the
+    ``season_table`` index, each with its account (joined by primary key) and how sure its
+    rating was at the end of the season (the sigma of its latest rated game before then: one
+    probe of ``rating_history`` a row). At 100,000 players on PostgreSQL: the count 25 ms, the
+    first page 1 ms, the last 40 ms."""
+    table = SeasonRating.objects.filter(kind=kind, season=season, joined__lt=today)
+    players, pages, page = _page(table, page)
+    sigma = RatingChange.objects.filter(
+        user=OuterRef("user_id"), kind=kind, created_at__lt=day_start(next_season(season))
+    ).order_by("-created_at")
+    offset = (page - 1) * PAGE_SIZE
+    # The page's rows are found down the index alone, then joined: joined first, a page far
+    # down would have the database join and sort the whole table (200 ms at 100,000 players).
+    rows = table.order_by("-rating", "user_id").values("id")[offset : offset + PAGE_SIZE]
+    page_rows = SeasonRating.objects.filter(id__in=Subquery(rows))
+    values = page_rows.order_by("-rating", "user_id").values(
+        "user_id",
+        "rating",
+        "games",
+        name=F("user__display_name"),
+        player_id=F("user__public_id"),
+        sigma=Subquery(sigma.values("sigma")[:1]),
+    )
+    return Table(kind, season, _rows(values, offset, players), players, page, pages)
+
+
+def all_time_table(*, kind: str, page: int, today: datetime.date) -> Table:
+    """A page of the all-time table: each account's rating now, two queries down the
+    ``rating_table`` index (the size, then the rows), the account joined by primary key."""
+    table = Rating.objects.filter(kind=kind, user__date_joined__lt=day_start(today))
+    players, pages, page = _page(table, page)
+    offset = (page - 1) * PAGE_SIZE
+    values = table.order_by("-rating", "user_id").values(
+        "user_id",
+        "rating",
+        "games",
+        "sigma",
+        name=F("user__display_name"),
+        player_id=F("user__public_id"),
+    )[offset : offset + PAGE_SIZE]
+    return Table(kind, None, _rows(values, offset, players), players, page, pages)
+
+
+SEASONS_KEPT: Final = 24 * 3600
+
+
+def past_seasons(*, kind: str, current: datetime.date) -> list[datetime.date]:
+    """The seasons before ``current`` that have a table, newest first. A season over is never
+    written again, so the list cannot change before the month does: it is read once (an
+    index-only walk of ``season_table``) and kept under the month's name."""
+    key = f"rating-seasons:{kind}:{current:%Y-%m}"
+
+    def read() -> list[datetime.date]:
+        seasons = SeasonRating.objects.filter(kind=kind, season__lt=current)
+        return list(seasons.order_by("-season").values_list("season", flat=True).distinct())
+
+    kept: list[datetime.date] | None = cache.get_or_set(key, read, timeout=SEASONS_KEPT)
+    return read() if kept is None else kept
+
+
+# --- One account ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    game_id: int
+    before: int
+    after: int
+    sigma: float
+    accuracy: float | None
+    """The seat's accuracy, once the review room has graded it (``None`` until then)."""
+    created_at: datetime.datetime
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+def rated_games(*, user_id: int) -> dict[str, list[RatedGame]]:
+    """Every rated game of an account by kind, oldest first: one query over its
+    ``rating_history`` rows, each game's accuracy read from its seat (joined by primary key).
+    The latest is its rating now (the services write both together)."""
+    rows = (
+        RatingChange.objects.filter(user_id=user_id)
+        .order_by("created_at", "id")
+        .values_list("kind", "game_id", "before", "after", "sigma", "seat__accuracy",
+                     "created_at")
+    )  # fmt: skip
+    games: dict[str, list[RatedGame]] = defaultdict(list)
+    for kind, game_id, before, after, sigma, accuracy, created_at in rows:
+        games[kind].append(RatedGame(game_id, before, after, sigma, accuracy, created_at))
+    return dict(games)
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    players: int
+
+    @property
+    def league(self) -> League:
+        return league(self.place, self.players)
+
+
+def _counted(rows: QuerySet[SeasonRating]) -> Coalesce:
+    counted = rows.order_by().values("kind").annotate(n=Count("id")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def standings(*, user_id: int, season: datetime.date, today: datetime.date) -> dict[str, Standing]:
+    """Where an account stands in each kind's table of ``season`` (none where it has not
+    played, or was made today): one query, its own rows with the rows ahead of each and the
+    table's size counted as ranges of ``season_table`` (higher ratings, then equal ratings of
+    earlier accounts: one OR of the two would keep the database from the index range)."""
+    table = SeasonRating.objects.filter(
+        kind=OuterRef("kind"), season=OuterRef("season"), joined__lt=today
+    )
+    mine = SeasonRating.objects.filter(user_id=user_id, season=season, joined__lt=today)
+    rows = mine.annotate(
+        higher=_counted(table.filter(rating__gt=OuterRef("rating"))),
+        tied=_counted(table.filter(Q(rating=OuterRef("rating")), user_id__lt=OuterRef("user_id"))),
+        players=_counted(table),
+    ).values_list("kind", "higher", "tied", "players")
+    return {
+        kind: Standing(place=higher + tied + 1, players=players)
+        for kind, higher, tied, players in rows
+    }
