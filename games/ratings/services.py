@@ -40,10 +40,12 @@ def joined_on(user: User) -> datetime.date:
 
 @dataclass(frozen=True)
 class _Entry:
+    """One player the game rates or places: an account's seat (``user``), or a computer's
+    (``user`` None: its fixed rating, never moved)."""
+
     seat: Seat
-    belief: scale.Belief
+    user: User | None
     place: int
-    fixed: bool
 
 
 def counts(game: Game, seats: Sequence[Seat]) -> bool:
@@ -112,49 +114,48 @@ def rate_game(game_id: int) -> bool:
         for seat, place in zip(seats, places, strict=True)
         if rateable(seat) or seat.player_kind == PlayerKind.COMPUTER
     ]
-    accounts = [seat for seat, _ in taking_part if seat.player_kind == PlayerKind.HUMAN]
-    if not accounts or len(taking_part) < 2:
-        return False
-
-    when = game.finished_at or game.updated_at
-    ratings = _locked_ratings([seat.user_id for seat in accounts], game.kind, when)
     entries = [
         _Entry(
             seat,
-            anchors.anchor(game.kind, seat.bot)
-            if seat.player_kind == PlayerKind.COMPUTER
-            else scale.Belief(ratings[seat.user_id].mu, ratings[seat.user_id].sigma),
+            seat.user if seat.player_kind == PlayerKind.HUMAN else None,
             1 + sum(1 for _, other in taking_part if other < place),  # places among those rated
-            seat.player_kind == PlayerKind.COMPUTER,
         )
         for seat, place in taking_part
     ]
-    meetings = _meetings([seat.user_id for seat in accounts], when)
-    after = scale.rate(
-        [
-            scale.Entrant(
-                entry.belief,
-                entry.place,
-                weight=1.0 if entry.fixed else scale.weight(meetings[entry.seat.user_id]),
-                fixed=entry.fixed,
-            )
-            for entry in entries
-        ]
-    )
+    accounts = [entry.user for entry in entries if entry.user is not None]
+    if not accounts or len(entries) < 2:
+        return False
+
+    when = game.finished_at or game.updated_at
+    ids = [user.pk for user in accounts]
+    ratings = _locked_ratings(ids, game.kind, when)
+    meetings = _meetings(ids, when)
+
+    def entrant(entry: _Entry) -> scale.Entrant:
+        if entry.user is None:
+            return scale.Entrant(anchors.anchor(game.kind, entry.seat.bot), entry.place, fixed=True)
+        rating = ratings[entry.user.pk]
+        return scale.Entrant(
+            scale.Belief(rating.mu, rating.sigma),
+            entry.place,
+            weight=scale.weight(meetings[entry.user.pk]),
+        )
+
+    rated = [entrant(entry) for entry in entries]
     changes = []
-    for entry, belief in zip(entries, after, strict=True):
-        if entry.fixed:
+    for entry, given, belief in zip(entries, rated, scale.rate(rated), strict=True):
+        if entry.user is None:
             continue
-        rating = ratings[entry.seat.user_id]
+        rating = ratings[entry.user.pk]
         changes.append(
             RatingChange(
-                user_id=rating.user_id,
+                user=entry.user,
                 game=game,
                 seat=entry.seat,
                 kind=game.kind,
                 place=entry.place,
                 players=len(entries),
-                weight=scale.weight(meetings[rating.user_id]),
+                weight=given.weight,
                 before=rating.rating,
                 after=belief.shown,
                 mu=belief.mu,
@@ -208,31 +209,31 @@ def _meetings(user_ids: list[int], when: datetime.datetime) -> dict[int, int]:
 
 
 def _enter_season(
-    kind: str, season: datetime.date, accounts: Sequence[Seat], ratings: dict[int, Rating]
+    kind: str, season: datetime.date, accounts: Sequence[User], ratings: dict[int, Rating]
 ) -> None:
     """Each account's row in the season's table, with its rating now."""
-    ids = [seat.user_id for seat in accounts]
     rows = {
         row.user_id: row
-        for row in SeasonRating.objects.filter(user_id__in=ids, kind=kind, season=season)
+        for row in SeasonRating.objects.filter(
+            user_id__in=[user.pk for user in accounts], kind=kind, season=season
+        )
     }
     new = []
-    for seat in accounts:
-        assert seat.user is not None
-        row = rows.get(seat.user_id)
+    for user in accounts:
+        row = rows.get(user.pk)
         if row is None:
             new.append(
                 SeasonRating(
-                    user=seat.user,
+                    user=user,
                     kind=kind,
                     season=season,
-                    rating=ratings[seat.user_id].rating,
+                    rating=ratings[user.pk].rating,
                     games=1,
-                    joined=joined_on(seat.user),
+                    joined=joined_on(user),
                 )
             )
         else:
-            row.rating = ratings[seat.user_id].rating
+            row.rating = ratings[user.pk].rating
             row.games += 1
     SeasonRating.objects.bulk_update(rows.values(), ["rating", "games"])
     SeasonRating.objects.bulk_create(new)
