@@ -32,6 +32,8 @@ TINY = [
     "--no-strategy",
     "--daily-attempts",
     "0",
+    "--quickplay-waiting",
+    "0",
 ]
 
 

@@ -29,7 +29,11 @@ pytestmark = [
 ]
 
 SMOKE = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1", "--no-http"]
-SMOKE += ["--no-strategy"]  # its figures have tests of their own (test_bench_strategy_figures.py)
+SMOKE += [
+    "--no-strategy",
+    "--quickplay-waiting",
+    "0",
+]  # its figures have tests of their own (test_bench_strategy_figures.py)
 # --no-fail: the tiny fill's page limits are not this test's business; it reads the JSON.
 SMOKE += ["--scaleout-seconds", "4", "--scaleout-clients", "2", "--no-fail"]
 
