@@ -201,15 +201,18 @@ def _widened(wait: QuickWait, now: datetime.datetime) -> bool:
 
 
 def _look_again(wait: QuickWait, now: datetime.datetime) -> QuickWait:
-    mine = QuickWait.objects.select_for_update().filter(pk=wait.pk, game__isnull=True)
-    if not mine.update(checked_at=now):
-        seated = QuickWait.objects.filter(pk=wait.pk).first()  # seated or cancelled meanwhile
-        if seated is None:
-            raise NotWaiting()
-        return seated
-    wait.checked_at = now
+    """Look for an opponent, then mark the page as still there. No row is locked before the
+    pairing locks its two (in the order of their ids): two pages checking in at once, each
+    finding the other, never wait for each other in a circle."""
     _pair(wait, now)
-    return wait
+    still = QuickWait.objects.filter(pk=wait.pk, game__isnull=True)
+    if wait.game_id is None and still.update(checked_at=now):
+        wait.checked_at = now
+        return wait
+    current = QuickWait.objects.filter(pk=wait.pk).first()  # seated, or cancelled meanwhile
+    if current is None:
+        raise NotWaiting()
+    return current
 
 
 @transaction.atomic
@@ -254,19 +257,26 @@ def play_computer(*, user: User, now: datetime.datetime | None = None) -> Game:
 
 
 def _pair(wait: QuickWait, now: datetime.datetime) -> Game | None:
-    """Seat ``wait`` (unseated, and visible to this transaction alone or locked) with the
-    closest wait both windows allow, if any; the game."""
+    """Seat ``wait`` (unseated, and visible to this transaction alone or not locked by it)
+    with the closest wait both windows allow, if any; the game.
+
+    Each try locks both rows in one statement, in the order of their ids, inside a savepoint:
+    a try that finds one of them seated meanwhile rolls back to it, which lets go of the row it
+    did lock, so no transaction ever waits for a row while holding another (no deadlock, however
+    many pages check in at once)."""
     for _ in range(TRIES):
         other = _opponent(wait, now)
         if other is None:
             return None
-        locked = list(
-            QuickWait.objects.select_for_update()
-            .filter(pk__in=[wait.pk, other.pk], game__isnull=True)
-            .order_by("pk")
-        )
-        if len(locked) == 2:
-            return _seat(wait, other)
+        with transaction.atomic():
+            locked = list(
+                QuickWait.objects.select_for_update()
+                .filter(pk__in=[wait.pk, other.pk], game__isnull=True)
+                .order_by("pk")
+            )
+            if len(locked) == 2:
+                return _seat(wait, other)
+            transaction.set_rollback(True)
         if all(row.pk != wait.pk for row in locked):
             return None  # this wait itself was seated (or cancelled) meanwhile
     return None

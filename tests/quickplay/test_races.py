@@ -81,3 +81,26 @@ def test_one_accounts_double_click_waits_once(attempt: int) -> None:
     refused = [r for r in results if isinstance(r, services.AlreadyWaiting)]
     assert len(refused) == 1, results
     assert QuickWait.objects.count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_eight_pages_checking_in_at_once_pair_off_without_deadlock(attempt: int) -> None:
+    # Written as they would stand had they arrived one by one too far apart, then moved
+    # together: every page's next check finds the others in reach.
+    waiters = [rated(f"w{i}", 1500) for i in range(8)]
+    QuickWait.objects.bulk_create(
+        QuickWait(user=u, kind="classic", rating=1500, joined_at=at(0), checked_at=at(0))
+        for u in waiters
+    )
+
+    results = run_together(8, lambda i: services.check_in(user=waiters[i], now=at(5)))
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    seated = list(Seat.objects.values_list("user_id", flat=True))
+    assert len(seated) == len(set(seated))
+    for game in Game.objects.all():
+        assert Seat.objects.filter(game=game).count() == 2
+    # Whoever is left unseated waits on, and the next checks pair them.
+    for user in waiters:
+        services.check_in(user=user, now=at(10))
+    assert Game.objects.count() == 4
