@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Abs
 from django.utils import timezone
 
@@ -27,7 +27,7 @@ from accounts import licensing
 from accounts.models import User
 from games import rules, store
 from games.errors import BadInput, GameError
-from games.models import Game
+from games.models import Game, GameStatus
 from games.play import actions as play
 from games.quickplay.models import QuickWait
 from games.ratings import anchors
@@ -140,6 +140,10 @@ class Waiting:
     def computer(self) -> str:
         return closest_computer(self.kind, self.rating)
 
+    @property
+    def computer_rating(self) -> int:
+        return anchors.anchor(self.kind, self.computer).shown
+
 
 def _waiting(wait: QuickWait, now: datetime.datetime) -> Waiting:
     return Waiting(
@@ -182,13 +186,20 @@ def check_in(*, user: User, now: datetime.datetime | None = None) -> Waiting:
     widened since the page last looked, a look for an opponent it now reaches.
     ``NotWaiting`` with no wait."""
     now = timezone.now() if now is None else now
-    wait = QuickWait.objects.filter(user=user).first()
+    wait = _current(user).first()
     if wait is None:
         raise NotWaiting()
     if wait.game_id is None and _widened(wait, now):
         with transaction.atomic():
             wait = _look_again(wait, now)
     return _waiting(wait, now)
+
+
+def _current(user: User) -> QuerySet[QuickWait]:
+    """``user``'s wait, still waiting or seated in a game not over (one that is over is
+    forgotten: its page is the game's)."""
+    live = Q(game__isnull=True) | Q(game__status=GameStatus.IN_PROGRESS)
+    return QuickWait.objects.filter(live, user=user)
 
 
 def _widened(wait: QuickWait, now: datetime.datetime) -> bool:
@@ -221,7 +232,7 @@ def cancel(*, user: User) -> None:
     deleted, _ = QuickWait.objects.filter(user=user, game__isnull=True).delete()
     if deleted:
         return
-    if QuickWait.objects.filter(user=user).exists():
+    if _current(user).exists():
         raise AlreadySeated()
     raise NotWaiting()
 

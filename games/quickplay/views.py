@@ -49,6 +49,7 @@ def render_page(
     waiting: Waiting | None,
     message: str = "",
     status: int = 200,
+    licence_link: tuple[str, str] | None = None,
 ) -> HttpResponse:
     """The waiting page (the buttons to start one, when not waiting), or its status partial
     for the page's own check."""
@@ -57,6 +58,7 @@ def render_page(
         "kind": rules.KINDS[waiting.kind] if waiting else None,
         "kinds": KIND_CHOICES,
         "message": message,
+        "licence_link": licence_link,
         "computer_after": int(services.COMPUTER_AFTER.total_seconds()),
     }
     template = "games/quickplay/waiting.html"
@@ -67,8 +69,21 @@ def render_page(
     return response
 
 
+LICENCE_LINKS: dict[type[Exception], tuple[str, str]] = {
+    licensing.TrialOver: ("accounts:serial", "Enter a serial number"),
+    licensing.EmailNotConfirmed: ("games:dashboard", "Send the link again from your games page"),
+}
+
+
 def _refused(request: AuthedRequest, error: Exception, waiting: Waiting | None) -> HttpResponse:
-    return render_page(request, waiting=waiting, message=str(error), status=status_for(error))
+    link = LICENCE_LINKS.get(type(error))
+    return render_page(
+        request,
+        waiting=waiting,
+        message=str(error),
+        status=status_for(error),
+        licence_link=(reverse(link[0]), link[1]) if link else None,
+    )
 
 
 def _waiting_now(request: AuthedRequest) -> Waiting | None:

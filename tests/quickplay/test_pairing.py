@@ -8,6 +8,7 @@ import pytest
 from accounts import licensing
 from accounts.models import TRIAL_GAMES, User
 from games.models import Game, GameStatus, PlayerKind, Seat
+from games.play import actions as play
 from games.quickplay import services
 from games.quickplay.models import QuickWait
 from games.ratings import anchors
@@ -225,3 +226,17 @@ def test_the_computer_with_nothing_waiting_is_refused() -> None:
     with pytest.raises(services.NotWaiting):
         services.play_computer(user=rated("alice", 1500), now=at(40))
     assert not Game.objects.exists()
+
+
+def test_a_wait_seated_in_a_game_now_over_is_forgotten() -> None:
+    alice, bob = rated("alice", 1500), rated("bob", 1500)
+    services.join(user=alice, kind="classic", now=at(0))
+    waiting = services.join(user=bob, kind="classic", now=at(0))
+    assert waiting.game_id is not None
+    play.abandon_game(game_id=waiting.game_id, user=alice)  # the host ends it
+    assert Game.objects.get().status == GameStatus.ABANDONED
+
+    with pytest.raises(services.NotWaiting):
+        services.check_in(user=alice, now=at(600))
+    with pytest.raises(services.NotWaiting):
+        services.cancel(user=alice)

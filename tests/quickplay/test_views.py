@@ -82,7 +82,8 @@ def test_after_30_seconds_the_page_offers_the_computer_and_its_button_starts_the
         joined_at=QuickWait.objects.get().joined_at - datetime.timedelta(seconds=31)
     )
 
-    assert "Play the computer of your strength" in page_text(alice.get(CHECK, headers=HTMX))
+    offer = page_text(alice.get(CHECK, headers=HTMX))
+    assert "Play the computer of your strength (Perfect, rated 1596)" in offer
     response = alice.post(COMPUTER)
 
     game = Game.objects.get()
@@ -126,7 +127,9 @@ def test_a_second_wait_is_refused(alice: Client) -> None:
 def test_a_trial_account_with_no_game_left_is_refused() -> None:
     client = client_for(rated("carol", 1500, trial_games_used=TRIAL_GAMES))
 
-    refused(client.post(JOIN, {"kind": "classic"}), 409, "Your five trial games are used")
+    response = client.post(JOIN, {"kind": "classic"})
+    refused(response, 409, "Your five trial games are used")
+    assert f'href="{reverse("accounts:serial")}"' in response.content.decode()
     assert not QuickWait.objects.exists()
 
 
