@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOMS = ("daily", "home", "play", "review", "scores", "strategy", "tables", "trainer")
+ROOMS = ("daily", "home", "play", "quickplay", "review", "scores", "strategy", "tables", "trainer")
 """The feature rooms of ``games/``: nothing below them imports any of them."""
 
 
