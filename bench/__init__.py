@@ -15,6 +15,7 @@
 - ``scaleout`` (a package): nginx (``deploy/``) in front of gunicorn nodes, players logging in
   and playing whole solo and online games through it, the replay of every game from its log,
   the fault run
+- ``quickplay``: quick play's pairing among a crowd waiting, arrivals timed until seated
 - ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
 - ``runner``: one run, from the safety check to the verdict
 """

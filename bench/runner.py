@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.db import connection
 
 from bench import (
     daily,
@@ -15,6 +16,7 @@ from bench import (
     http_scenario,
     lobby,
     printout,
+    quickplay,
     ratings,
     report,
     scaleout,
@@ -63,6 +65,10 @@ class Options:
     # last scorings of rated games timed with the rating and without; 0: none.
     rated_players: int = ratings.PLAYERS
     rating_moves: int = ratings.ENDING_PAIRS
+    # Quick play's pairing: accounts waiting, then arrivals timed one by one; 0 waiting: none.
+    quickplay_waiting: int = quickplay.WAITING
+    quickplay_arrivals: int = quickplay.ARRIVALS
+    quickplay_only: bool = False  # run that alone: no fill, no other scenario
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
@@ -74,6 +80,8 @@ class Options:
                 f"--lobby-games must be between 0 and {MAX_WAITING_GAMES} x --players (each "
                 "bench player hosts at most that many waiting games)."
             )
+        if self.quickplay_waiting < 0 or self.quickplay_arrivals < 1:
+            raise BenchError("--quickplay-waiting cannot be negative, nor --quickplay-arrivals 0.")
         if self.streams < 0:
             raise BenchError("--streams cannot be negative.")
         if self.rated_players < 0 or self.rating_moves < 0:
@@ -111,6 +119,8 @@ def run(options: Options, console: Console) -> report.Results:
     """
     fill.check_safe(force=options.force)
     printout.print_setup(console)
+    if options.quickplay_only:
+        return _quickplay_alone(options, console)
     http_scenario.flush_shared_cache(console)
     http_players.clear(console)  # what a run killed midway left
 
@@ -153,6 +163,7 @@ def run(options: Options, console: Console) -> report.Results:
     scenarios.explain_pages(pages)
     numbers = report.figures(pages)
     failures = report.over_limits(pages, numbers)
+    paired = _quickplay(options, console)
 
     # The move that ends a rated game, with the rating and without; the worker's rating.
     ending = None
@@ -207,6 +218,9 @@ def run(options: Options, console: Console) -> report.Results:
     printout.print_pages(pages, numbers, results, console)
     if opened is not None:
         printout.print_lobby(opened, numbers, console)
+    if paired is not None:
+        results[quickplay.KEY] = paired.as_json()
+        quickplay.print_outcome(paired, console)
     if http:
         printout.print_http(http, console)
     if options.explain:
@@ -228,3 +242,33 @@ def run(options: Options, console: Console) -> report.Results:
     if scale_problems and not options.no_fail:
         raise BenchError(f"the scale-out scenario failed: {'; '.join(scale_problems)}")
     return results
+
+
+def _quickplay(options: Options, console: Console) -> quickplay.Outcome | None:
+    if not options.quickplay_waiting:
+        return None
+    return quickplay.run(
+        waiting=options.quickplay_waiting,
+        arrivals=options.quickplay_arrivals,
+        seed=options.seed,
+        console=console,
+    )
+
+
+def _quickplay_alone(options: Options, console: Console) -> report.Results:
+    """``--quickplay-only``: quick play's figure by itself, on whatever the database holds."""
+    paired = _quickplay(options, console)
+    if paired is None:
+        raise BenchError("--quickplay-only needs --quickplay-waiting above 0.")
+    quickplay.print_outcome(paired, console)
+    results: report.Results = {"vendor": connection.vendor, quickplay.KEY: paired.as_json()}
+    path = report.write_json(results, options.json_path or _alone_path())
+    console.line(f"Results written to {path}")
+    if not paired.met and not options.no_fail:
+        raise BenchError("quick play's pairing is over its p95 target (see above)")
+    return results
+
+
+def _alone_path() -> str:
+    var = Path(getattr(settings, "VAR_DIR", Path(settings.BASE_DIR) / "var"))
+    return str(var / f"bench-quickplay-{connection.vendor}.json")

@@ -372,8 +372,9 @@ class SharedGame(models.Model):
 
 
 # The models of a feature's own room live there, registered with this app: the daily
-# challenge's, the turn mail's, the ratings' and the trainer's.
+# challenge's, the turn mail's, quick play's, the ratings' and the trainer's.
 import games.daily.models  # noqa: E402
 import games.play.models  # noqa: E402
+import games.quickplay.models  # noqa: E402
 import games.ratings.models  # noqa: E402
 import games.trainer.models  # noqa: E402, F401

@@ -17,6 +17,7 @@ app_name = "games"
 urlpatterns = [
     path("", home.dashboard, name="dashboard"),
     path("train/", include("games.trainer.urls")),
+    path("quick/", include("games.quickplay.urls")),
     path("new/", tables.new_game, name="new"),
     path("lobby/", tables.lobby, name="lobby"),
     path("join/<token:token>/", tables.join, name="join"),

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOMS = ("daily", "home", "play", "ratings", "review", "scores", "strategy", "tables", "trainer")
+ROOMS = ("daily", "home", "play", "quickplay", "ratings", "review", "scores", "strategy", "tables",
+         "trainer")  # fmt: skip
 """The feature rooms of ``games/``: nothing below them imports any of them."""
 
 

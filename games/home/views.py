@@ -24,6 +24,7 @@ from games.home.presenters import (
     new_game_choices,
     open_rows,
 )
+from games.models import KIND_CHOICES
 from games.ratings.presenters import rating_help
 from games.tables import guests as guest_rules
 from yahtzee_site import numbers
@@ -72,6 +73,7 @@ def render_dashboard(
         "guest_slots": typed + [""] * (guest_rules.MAX_GUESTS - len(typed)),
         "guest_error": guest_error,
         "new_game_choices": new_game_choices(opened=bool(guest_error)),
+        "quick_kinds": KIND_CHOICES,
         # The Mac original kept its list of players: the names typed before are offered again.
         "guest_names_used": user.guest_names if licence.can_start_game else [],
         # No read: the countdown is the clock's alone.

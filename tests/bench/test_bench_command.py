@@ -36,6 +36,8 @@ TINY = [
     "0",
     "--rating-moves",
     "0",
+    "--quickplay-waiting",
+    "0",
 ]
 
 

@@ -12,6 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 import bench
 from bench.daily import ATTEMPTS as DAILY_ATTEMPTS
 from bench.lobby import GAMES as LOBBY_GAMES
+from bench.quickplay import ARRIVALS as QUICK_ARRIVALS
+from bench.quickplay import WAITING as QUICK_WAITING
 
 
 class Command(BaseCommand):
@@ -119,6 +121,24 @@ class Command(BaseCommand):
             help="last scorings of rated games timed with the rating and as many without; 0: none",
         )
         parser.add_argument(
+            "--quickplay-waiting",
+            type=int,
+            default=QUICK_WAITING,
+            help=f"accounts waiting in quick play when the arrivals are timed (default "
+            f"{QUICK_WAITING:,}); 0: no quick-play figure",
+        )
+        parser.add_argument(
+            "--quickplay-arrivals",
+            type=int,
+            default=QUICK_ARRIVALS,
+            help=f"arrivals timed, one after another (default {QUICK_ARRIVALS:,})",
+        )
+        parser.add_argument(
+            "--quickplay-only",
+            action="store_true",
+            help="time quick play's pairing alone (no fill, no other scenario)",
+        )
+        parser.add_argument(
             "--page",
             dest="pages",
             action="append",
@@ -154,6 +174,9 @@ class Command(BaseCommand):
                 pages=tuple(opts["pages"]),
                 rated_players=opts["rated_players"],
                 rating_moves=opts["rating_moves"],
+                quickplay_waiting=opts["quickplay_waiting"],
+                quickplay_arrivals=opts["quickplay_arrivals"],
+                quickplay_only=opts["quickplay_only"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
