@@ -101,11 +101,14 @@ def test_quick_play_rates_both_players_and_the_season_table_lists_them(
 
     # The season's table lists them both, the winner first.
     first.goto(f"{site}/ratings/")
-    rows = first.locator("table tbody tr")
+    rows = first.locator("table.rating-table tbody tr")
     expect(rows).to_have_count(2)
     names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)]
     ratings = [rows.nth(i).locator("td.rating").inner_text() for i in range(2)]
     by_name = {"Alice": alice.pk, "Bob": bob.pk}
     for name, shown in zip(names, ratings, strict=True):
         assert shown.startswith(expected[by_name[name.split()[0]]][0]), (name, shown)
+    assert names[0].split()[0] == (
+        "Alice" if expected[alice.pk][0] >= expected[bob.pk][0] else "Bob"
+    )
     problems.assert_none()
