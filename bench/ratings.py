@@ -193,12 +193,13 @@ def _one_score_from_the_end(a: User, b: User) -> Game:
             if match.turn.has_rolled
             else actions.Roll(seat, None)
         )
-        play.act(
-            game_id=game.pk,
-            user=players[seat],
-            version=table.game.version,
-            choose=lambda *_, action=action: action,
-        )
+        with transaction.atomic():  # as a request's view holds it
+            play.act(
+                game_id=game.pk,
+                user=players[seat],
+                version=table.game.version,
+                choose=lambda *_, action=action: action,
+            )
 
 
 def _copy(template: Game, seats: list[Seat]) -> Game:

@@ -3,8 +3,10 @@
 kind, rating down, account), an account's rated games (``rating_history``: account, kind).
 
 A table is ranked by rating, then by account (the index's order), so a row's place is its
-offset in the table: a page costs the table's size (one COUNT, which the leagues need anyway)
-and its own rows, however far down it is. An account made today enters no table (the abuse
+offset in the table: a page costs its own rows, however far down it is, and the table's size
+(which the leagues need): one COUNT, kept a minute in the cache (``SIZE_KEPT``), since counting
+100,000 rows took 14 times the trivial page on SQLite (``make bench``) where the page's rows
+take a millisecond; a table's size a minute old moves a league's bounds by a player or two. An account made today enters no table (the abuse
 rule: a fresh account cannot be made to lose on purpose and shown at once).
 """
 
@@ -67,14 +69,27 @@ class Table:
     pages: int
 
 
-def _page(rows: QuerySet[SeasonRating] | QuerySet[Rating], page: int) -> tuple[int, int, int]:
-    """The table's size, its pages, and ``page`` brought within them (one COUNT)."""
-    players = rows.count()
+SIZE_KEPT: Final = 60
+"""Seconds a table's size is kept (``SIZE_KEPT``): see the module's words."""
+
+
+def _page(
+    rows: QuerySet[SeasonRating] | QuerySet[Rating], page: int, *, key: str
+) -> tuple[int, int, int]:
+    """The table's size, its pages, and ``page`` brought within them (one COUNT, or none while
+    the size counted last is kept under ``key``)."""
+    players = cache.get(key)
+    if players is None:
+        players = rows.count()
+        cache.set(key, players, SIZE_KEPT)
     pages = max(1, math.ceil(players / PAGE_SIZE))
     return players, pages, min(max(page, 1), pages)
 
 
 def _rows(values: Iterable[Mapping[str, Any]], offset: int, players: int) -> list[TableRow]:
+    """The page's rows, placed; ``players`` (a size kept a while) is at least the rows seen."""
+    values = list(values)
+    players = max(players, offset + len(values))
     return [
         TableRow(
             place=place,
@@ -91,13 +106,13 @@ def _rows(values: Iterable[Mapping[str, Any]], offset: int, players: int) -> lis
 
 
 def season_table(*, kind: str, season: datetime.date, page: int, today: datetime.date) -> Table:
-    """A page of a season's table: two queries, the table's size, then its rows down the
-    ``season_table`` index, each with its account (joined by primary key) and how sure its
+    """A page of a season's table: its rows down the ``season_table`` index (and the table's
+    size, unless kept), each with its account (joined by primary key) and how sure its
     rating was at the end of the season (the sigma of its latest rated game before then: one
     probe of ``rating_history`` a row). At 100,000 players on PostgreSQL: the count 25 ms, the
     first page 1 ms, the last 40 ms."""
     table = SeasonRating.objects.filter(kind=kind, season=season, joined__lt=today)
-    players, pages, page = _page(table, page)
+    players, pages, page = _page(table, page, key=f"ratings:size:{kind}:{season}:{today}")
     sigma = RatingChange.objects.filter(
         user=OuterRef("user_id"), kind=kind, created_at__lt=day_start(next_season(season))
     ).order_by("-created_at")
@@ -114,14 +129,15 @@ def season_table(*, kind: str, season: datetime.date, page: int, today: datetime
         player_id=F("user__public_id"),
         sigma=Subquery(sigma.values("sigma")[:1]),
     )
-    return Table(kind, season, _rows(values, offset, players), players, page, pages)
+    placed = _rows(values, offset, players)
+    return Table(kind, season, placed, max(players, offset + len(placed)), page, pages)
 
 
 def all_time_table(*, kind: str, page: int, today: datetime.date) -> Table:
-    """A page of the all-time table: each account's rating now, two queries down the
-    ``rating_table`` index (the size, then the rows), the account joined by primary key."""
+    """A page of the all-time table: each account's rating now, down the ``rating_table`` index
+    (and the table's size, unless kept), the account joined by primary key."""
     table = Rating.objects.filter(kind=kind, user__date_joined__lt=day_start(today))
-    players, pages, page = _page(table, page)
+    players, pages, page = _page(table, page, key=f"ratings:size:{kind}:all:{today}")
     offset = (page - 1) * PAGE_SIZE
     values = table.order_by("-rating", "user_id").values(
         "user_id",
@@ -131,7 +147,8 @@ def all_time_table(*, kind: str, page: int, today: datetime.date) -> Table:
         name=F("user__display_name"),
         player_id=F("user__public_id"),
     )[offset : offset + PAGE_SIZE]
-    return Table(kind, None, _rows(values, offset, players), players, page, pages)
+    placed = _rows(values, offset, players)
+    return Table(kind, None, placed, max(players, offset + len(placed)), page, pages)
 
 
 SEASONS_KEPT: Final = 24 * 3600

@@ -3,6 +3,7 @@ time's, their places, leagues and pages, whom they leave out, and what they cost
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.ratings import selectors
 from games.ratings.models import Rating
 from tests.factories import HTMX, make_user, page_text
 from tests.ratings.support import long_ago, rated_change, seasoned
@@ -223,19 +225,36 @@ def test_switching_table_over_htmx_answers_with_the_table_only() -> None:
     assert "HX-Request" in response["Vary"]
 
 
-def test_a_season_page_costs_three_queries_then_two(django_assert_num_queries) -> None:
+def test_a_season_page_costs_three_queries_then_one(django_assert_num_queries) -> None:
     for i in range(6):
         seasoned(player(f"P{i}"), 1500 + i)
         seasoned(player(f"Q{i}"), 1500 + i, season=last_season())
 
     with django_assert_num_queries(3):  # the past seasons, the table's size, the page of rows
         first = Client().get(SEASON)
-    with django_assert_num_queries(2):  # the past seasons are kept until the month ends
+    with django_assert_num_queries(1):  # the past seasons and the size are kept a while
         again = Client().get(SEASON, {"page": "1"})
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(2):  # another table: its size
         last = Client().get(SEASON, {"season": f"{last_season():%Y-%m}"})
 
     assert len(rows_of(first)) == len(rows_of(again)) == len(rows_of(last)) == 6
+
+
+def test_a_tables_size_is_kept_a_minute_then_counted_again(monkeypatch) -> None:
+    seasoned(player("P0"), 1500)
+    assert "1 player." in page_text(Client().get(SEASON))
+    seasoned(player("P1"), 1510)
+
+    shown = page_text(Client().get(SEASON))  # the size kept, the rows read afresh: no fewer
+    assert "2 players." in shown and "P1" in shown
+    for i in range(2, 52):
+        seasoned(player(f"P{i}"), 1400)  # a second page's worth, past the size kept
+    shown = page_text(Client().get(SEASON))  # one page known: its 50 rows
+    assert "50 players." in shown and "Page 1 of 2" not in shown
+    later = time.time() + selectors.SIZE_KEPT + 1
+    monkeypatch.setattr(time, "time", lambda: later)  # the local-memory cache's clock
+    assert "52 players." in page_text(Client().get(SEASON))
+    assert "Page 1 of 2" in page_text(Client().get(SEASON))
 
 
 def test_the_top_ten_and_every_pages_navigation_lead_to_the_ratings() -> None:
