@@ -6,8 +6,9 @@ A table is ranked by rating, then by account (the index's order), so a row's pla
 offset in the table: a page costs its own rows, however far down it is, and the table's size
 (which the leagues need): one COUNT, kept a minute in the cache (``SIZE_KEPT``), since counting
 100,000 rows took 14 times the trivial page on SQLite (``make bench``) where the page's rows
-take a millisecond; a table's size a minute old moves a league's bounds by a player or two. An account made today enters no table (the abuse
-rule: a fresh account cannot be made to lose on purpose and shown at once).
+take a millisecond; a table's size a minute old moves a league's bounds by a player or two.
+An account made today enters no table (the abuse rule: a fresh account cannot be made to lose
+on purpose and shown at once).
 """
 
 from __future__ import annotations
