@@ -2,11 +2,12 @@
 
 A change is a small message: a game's new version (with whether the game is over and whether
 the change was a roll), or an account's news (its credential stamp changed, one of its sessions
-logged out). ``publish`` sends it to Redis pub/sub when ``REDIS_URL`` is set, so every process on
-every node hears it; without Redis it goes straight to this process's ``hub`` (one node, one
-process: ``make run``). One thread per process listens to Redis (``redis.asyncio`` in a loop of
-its own) and hands each message to the hub; the hub wakes the streams it concerns, in whatever
-event loop each one runs, so an idle stream costs neither a thread nor a query.
+logged out, it was seated in a quick-play game). ``publish`` sends it to Redis pub/sub when
+``REDIS_URL`` is set, so every process on every node hears it; without Redis it goes straight
+to this process's ``hub`` (one node, one process: ``make run``). One thread per process listens
+to Redis (``redis.asyncio`` in a loop of its own) and hands each message to the hub; the hub
+wakes the streams it concerns, in whatever event loop each one runs, so an idle stream costs
+neither a thread nor a query.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ Message = dict[str, Any]
 
 @dataclass(eq=False)
 class Inbox:
-    """What has happened to one stream's game and account since the stream last looked.
+    """What has happened to one stream's game and account since the stream last looked (an
+    account's alone for a stream of no game: ``game_id`` 0).
 
     Messages are folded as they come (the newest version, whether any was a roll, why the stream
     must end), so a stream that falls behind holds one state, never a queue.
@@ -53,6 +55,8 @@ class Inbox:
     rematch: bool = False
     stamp: str | None = None
     sessions_ended: set[str] = field(default_factory=set)
+    seated: int | None = None
+    """The quick-play game the account was seated in last (``games.quickplay.stream``)."""
     cut: bool = False
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -68,6 +72,8 @@ class Inbox:
             self.stamp = str(message["stamp"])
         elif "session_ended" in message:
             self.sessions_ended.add(str(message["session_ended"]))
+        elif "seated" in message:
+            self.seated = int(message["seated"])
         self.woken.set()
 
     def take_rolled(self) -> bool:
@@ -83,12 +89,14 @@ class Hub:
         self._by_game: dict[int, set[Inbox]] = {}
         self._by_account: dict[int, set[Inbox]] = {}
 
-    def open(self, *, game_id: int) -> Inbox:
+    def open(self, *, game_id: int = 0) -> Inbox:
         """An inbox for a stream of the game starting now, in the running event loop: it hears
-        of the game's changes from now on, of its account's once ``for_account`` says whose."""
+        of the game's changes from now on (of no game's with ``game_id`` 0), of its account's
+        once ``for_account`` says whose."""
         inbox = Inbox(game_id=game_id, account_id=0, loop=asyncio.get_running_loop())
-        with self._lock:
-            self._by_game.setdefault(game_id, set()).add(inbox)
+        if game_id:
+            with self._lock:
+                self._by_game.setdefault(game_id, set()).add(inbox)
         return inbox
 
     def for_account(self, inbox: Inbox, account_id: int) -> None:
@@ -143,14 +151,18 @@ class Hub:
             return list({(i.game_id, i.account_id) for s in self._by_game.values() for i in s})
 
     def count(self) -> int:
+        return len(self._all())
+
+    def _all(self) -> set[Inbox]:
         with self._lock:
-            return sum(len(inboxes) for inboxes in self._by_game.values())
+            return {
+                i for index in (self._by_game, self._by_account) for s in index.values() for i in s
+            }
 
     def cut_all(self) -> int:
         """End every open stream at once, as a node's restart would (the tests' and bench's
         lever); each stream's page reconnects and catches up from the version it last saw."""
-        with self._lock:
-            inboxes = [i for s in self._by_game.values() for i in s]
+        inboxes = self._all()
         for inbox in inboxes:
             try:
                 inbox.loop.call_soon_threadsafe(_cut, inbox)
@@ -222,6 +234,11 @@ def beside_cache() -> bool:
 def change(*, game_id: int, version: int, over: bool, rematch: bool, rolled: bool) -> Message:
     """The message that tells the streams of a game of its new ``version``."""
     return {"game": game_id, "version": version, "over": over, "rematch": rematch, "rolled": rolled}
+
+
+def seated(*, account_id: int, game_id: int) -> Message:
+    """The message that tells an account's quick-play streams it was seated in ``game_id``."""
+    return {"account": account_id, "seated": game_id}
 
 
 def _encoded(message: Message) -> str:

@@ -17,28 +17,23 @@ reconnects, and its session is checked again).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import random
 import threading
-import weakref
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth import HASH_SESSION_KEY, get_user
-from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connections, transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
-from django.utils.cache import patch_vary_headers
-from django.utils.crypto import constant_time_compare
+from django.db import close_old_connections, transaction
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from accounts import credentials
 from games.models import Game, GameStatus, Seat
-from games.play import broadcast, live
+from games.play import broadcast, live, streaming
+from games.play.streaming import Refused, event, session_mark
 from yahtzee_site import numbers
 
 if TYPE_CHECKING:
@@ -55,18 +50,11 @@ RETRY_MS = (500, 1500)
 a restarted node's pages come back spread over a second, not all at once."""
 
 
-def session_mark(session_key: str) -> str:
-    """How a session is named in the news that it ended (never the key itself)."""
-    return hashlib.sha256(f"live-session:{session_key}".encode()).hexdigest()[:24]
-
-
 @dataclass(frozen=True)
 class Opened:
     """A stream the viewer may have: who they are and where the game stands."""
 
-    account_id: int
-    session_hash: str
-    session: str
+    viewer: streaming.Viewer
     version: int
     over: bool
     rematch: bool
@@ -78,21 +66,12 @@ class Opened:
         return over and (rematch or self.people < 2)
 
 
-@dataclass(frozen=True)
-class Refused:
-    status: int
-    reason: str
-
-
 @require_GET
 async def stream(request: HttpRequest, game_id: int) -> HttpResponseBase:
     """The game's stream of changes, for a player seated in it."""
-    if not isinstance(request, ASGIRequest):
-        # A WSGI server would hold one of its few threads for each stream (and Django would
-        # read the whole endless stream before sending any of it): the page asks instead.
-        return _refusal(Refused(503, "Live updates need the ASGI server: this page asks instead."))
-    if not await broadcast.ready(resync):
-        return _refusal(Refused(503, "Live updates are unavailable: this page asks instead."))
+    unavailable = await streaming.unavailable(request, resync)
+    if unavailable is not None:
+        return streaming.refusal(unavailable)
     since = _since(request)
     # Listening before reading the version: a change committed in between is not missed.
     inbox = broadcast.hub.open(game_id=game_id)
@@ -112,24 +91,16 @@ async def _stream_or_refusal(
 ) -> HttpResponseBase:
     opened = await sync_to_async(_open, thread_sensitive=False)(request, game_id)
     if isinstance(opened, Refused):
-        return _refusal(opened)
-    if broadcast.hub.streams_of(opened.account_id) >= settings.LIVE_STREAMS_PER_ACCOUNT:
+        return streaming.refusal(opened)
+    account_id = opened.viewer.account_id
+    if broadcast.hub.streams_of(account_id) >= settings.LIVE_STREAMS_PER_ACCOUNT:
         # One account cannot take a node's streams for itself; its further pages ask instead.
-        return _refusal(Refused(429, "Too many pages of games open: this page asks instead."))
-    broadcast.hub.for_account(inbox, opened.account_id)
+        return streaming.refusal(
+            Refused(429, "Too many pages of games open: this page asks instead.")
+        )
+    broadcast.hub.for_account(inbox, account_id)
     _keep_presence()
-    events = _Events(inbox, opened, since=since)
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    patch_vary_headers(response, ["Cookie"])
-    return response
-
-
-def _refusal(refused: Refused) -> HttpResponse:
-    response = HttpResponse(refused.reason, status=refused.status, content_type="text/plain")
-    response["Cache-Control"] = "no-store"
-    return response
+    return streaming.answer(_Events(inbox, opened, since=since))
 
 
 def _since(request: HttpRequest) -> int:
@@ -147,22 +118,20 @@ def _open(request: HttpRequest, game_id: int) -> Opened | Refused:
     """Who asks and where the game stands (run in a thread, as a request would)."""
     close_old_connections()
     try:
-        viewer = get_user(request)  # refuses (and ends) a session whose password changed
-        if not viewer.is_authenticated or viewer.pk is None:
+        viewer = streaming.viewer_of(request)
+        if viewer is None:
             return Refused(403, "Log in to follow this game.")
         rows = list(
             Seat.objects.filter(game_id=game_id).values_list(
                 "user_id", "game__version", "game__status", "game__rematch_id"
             )
         )
-        if not any(user_id == viewer.pk for user_id, *_ in rows):
+        if not any(user_id == viewer.account_id for user_id, *_ in rows):
             return Refused(404, "There is no such game.")
         _, version, status, rematch_id = rows[0]
-        live.saw_page(game_id=game_id, user_id=viewer.pk)
+        live.saw_page(game_id=game_id, user_id=viewer.account_id)
         return Opened(
-            account_id=viewer.pk,
-            session_hash=str(request.session.get(HASH_SESSION_KEY, "")),
-            session=session_mark(request.session.session_key or ""),
+            viewer=viewer,
             version=int(version),
             over=status in (GameStatus.FINISHED, GameStatus.ABANDONED),
             rematch=rematch_id is not None,
@@ -172,94 +141,50 @@ def _open(request: HttpRequest, game_id: int) -> Opened | Refused:
         close_old_connections()
 
 
-class _Events:
-    """The stream's body: an async iterator Django's ASGI handler sends as it goes, closed by
-    Django (``close``) however the stream ends, so its inbox is never left behind. An answer
-    that is dropped unsent and unclosed (a middleware failing on the way out, the page gone
-    before it was sent) gives its inbox back when it is collected."""
+class _Events(streaming.Body):
+    """The game's changes, one event each, from the version the page last saw."""
 
     def __init__(self, inbox: broadcast.Inbox, opened: Opened, *, since: int) -> None:
-        self.inbox, self.opened, self.since = inbox, opened, since
-        self._release = weakref.finalize(self, broadcast.hub.close, inbox)
-        self._release.atexit = False
+        super().__init__(inbox)
+        self.opened, self.since = opened, since
 
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self._events()
-
-    def close(self) -> None:
-        self._release()
-
-    async def _events(self) -> AsyncIterator[bytes]:
+    async def events(self) -> AsyncGenerator[bytes]:
         inbox, opened = self.inbox, self.opened
-        try:
-            _let_go_of_request_thread()
-            if opened.version > inbox.version:
-                inbox.version, inbox.over, inbox.rematch = (
-                    opened.version,
-                    opened.over,
-                    opened.rematch,
-                )
-            yield f"retry: {random.randint(*RETRY_MS)}\n".encode()
-            yield _event(json.dumps({"version": inbox.version}), kind="ready")
-            sent = self.since
-            loop = asyncio.get_running_loop()
-            ends_at = loop.time() + LIFETIME * random.uniform(0.9, 1.1)
-            while True:
-                # Cleared before looking, never after: news noted while this stream was
-                # sending (at a yield) must still wake the wait below.
-                inbox.woken.clear()
-                if inbox.cut:
-                    return
-                if self._session_over():  # before any news: it is no longer theirs to see
-                    yield _event("session", kind="end")
-                    return
-                if inbox.version > sent:
-                    sent = inbox.version
-                    change = {"version": sent, "rolled": inbox.take_rolled()}
-                    yield _event(json.dumps(change), version=sent)
-                    continue  # look again: more may have come while this was sent
-                if opened.ends(over=inbox.over, rematch=inbox.rematch):
-                    yield _event("over", kind="end")
-                    return
-                left = ends_at - loop.time()
-                if left <= 0:
-                    return  # the page reconnects at once, from the version it has
-                try:
-                    await asyncio.wait_for(inbox.woken.wait(), timeout=min(HEARTBEAT, left))
-                except TimeoutError:
-                    yield b": still here\n\n"
-        finally:
-            self._release()
-
-    def _session_over(self) -> bool:
-        inbox, opened = self.inbox, self.opened
-        if opened.session in inbox.sessions_ended:
-            return True
-        return inbox.stamp is not None and not constant_time_compare(
-            inbox.stamp, opened.session_hash
-        )
-
-
-def _event(data: str, *, kind: str = "", version: int | None = None) -> bytes:
-    lines = [f"event: {kind}"] if kind else []
-    if version is not None:
-        lines.append(f"id: {version}")
-    lines.append(f"data: {data}")
-    return ("\n".join(lines) + "\n\n").encode()
-
-
-def _let_go_of_request_thread() -> None:
-    """Django gives each ASGI request a thread of its own for its synchronous parts (the
-    middleware) and keeps it until the request ends: for a stream, for as long as it is open.
-    Those parts are done once the body begins, so the thread (and any connection it opened) is
-    let go now; an idle stream holds none."""
-    context = SyncToAsync.thread_sensitive_context.get(None)
-    if context is None:
-        return
-    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
-    if executor is not None:
-        executor.submit(connections.close_all)
-        executor.shutdown(wait=False)
+        if opened.version > inbox.version:
+            inbox.version, inbox.over, inbox.rematch = (
+                opened.version,
+                opened.over,
+                opened.rematch,
+            )
+        yield f"retry: {random.randint(*RETRY_MS)}\n".encode()
+        yield event(json.dumps({"version": inbox.version}), kind="ready")
+        sent = self.since
+        loop = asyncio.get_running_loop()
+        ends_at = loop.time() + LIFETIME * random.uniform(0.9, 1.1)
+        while True:
+            # Cleared before looking, never after: news noted while this stream was
+            # sending (at a yield) must still wake the wait below.
+            inbox.woken.clear()
+            if inbox.cut:
+                return
+            if opened.viewer.session_over(inbox):  # before any news: no longer theirs to see
+                yield event("session", kind="end")
+                return
+            if inbox.version > sent:
+                sent = inbox.version
+                change = {"version": sent, "rolled": inbox.take_rolled()}
+                yield event(json.dumps(change), version=sent)
+                continue  # look again: more may have come while this was sent
+            if opened.ends(over=inbox.over, rematch=inbox.rematch):
+                yield event("over", kind="end")
+                return
+            left = ends_at - loop.time()
+            if left <= 0:
+                return  # the page reconnects at once, from the version it has
+            try:
+                await asyncio.wait_for(inbox.woken.wait(), timeout=min(HEARTBEAT, left))
+            except TimeoutError:
+                yield b": still here\n\n"
 
 
 def resync(game_ids: Iterable[int]) -> None:

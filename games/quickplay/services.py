@@ -9,7 +9,8 @@ page checks in after its window has widened (``check_in``): between widenings a 
 read. Pairing locks both rows, in the order of their ids, and seats them only if neither was
 seated meanwhile, so two arrivals never take the same waiter (SQLite takes its writers one at a
 time anyway). Nothing of a licence is used until the table is laid: then each account uses a
-trial game, as when a host starts an online game.
+trial game, as when a host starts an online game. Once a seating commits, each account seated
+hears of it (``seated``): its waiting page is taken to the game by its stream.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from games import rules, store
 from games.errors import BadInput, GameError
 from games.models import Game, GameStatus
 from games.play import actions as play
+from games.play import broadcast
 from games.quickplay.models import QuickWait
 from games.ratings import anchors
 from games.ratings.models import Rating
@@ -198,8 +200,12 @@ def check_in(*, user: User, now: datetime.datetime | None = None) -> Waiting:
 def _current(user: User) -> QuerySet[QuickWait]:
     """``user``'s wait, still waiting or seated in a game not over (one that is over is
     forgotten: its page is the game's)."""
+    return _current_of(user.pk)
+
+
+def _current_of(user_id: int) -> QuerySet[QuickWait]:
     live = Q(game__isnull=True) | Q(game__status=GameStatus.IN_PROGRESS)
-    return QuickWait.objects.filter(live, user=user)
+    return QuickWait.objects.filter(live, user_id=user_id)
 
 
 def _widened(wait: QuickWait, now: datetime.datetime) -> bool:
@@ -261,6 +267,7 @@ def play_computer(*, user: User, now: datetime.datetime | None = None) -> Game:
     bot = closest_computer(wait.kind, wait.rating)
     game = tables.start_game(owner=user, kind=wait.kind, computers=[bot], rated=True)
     wait.delete()
+    seated(account_ids=[user.pk], game_id=game.pk)  # its other waiting pages follow
     return game
 
 
@@ -346,4 +353,26 @@ def _seat(first: QuickWait, second: QuickWait) -> Game | None:
     play.begin(store.seated(game, seats), by=owner)
     QuickWait.objects.filter(pk__in=[host.pk, guest.pk]).update(game=game)
     first.game_id = second.game_id = game.pk
+    seated(account_ids=[host.user_id, guest.user_id], game_id=game.pk)
     return game
+
+
+def seated(*, account_ids: list[int], game_id: int) -> None:
+    """Once the seating commits, tell each account's quick-play streams (``stream``) where to
+    go: the one who arrived is sent there by its own request too, but its other pages are not."""
+    news = [broadcast.seated(account_id=account_id, game_id=game_id) for account_id in account_ids]
+
+    def tell() -> None:
+        for message in news:
+            broadcast.publish(message)
+
+    transaction.on_commit(tell)
+
+
+def seated_in(*, user_id: int) -> int | None:
+    """The game ``user_id``'s wait was seated in (one not over), ``None`` while it waits.
+    ``NotWaiting`` with no wait."""
+    found = list(_current_of(user_id).values_list("game_id", flat=True)[:1])
+    if not found:
+        raise NotWaiting()
+    return found[0]

@@ -1,6 +1,7 @@
 """Quick play's pages: the one click that starts a wait, the waiting page and the check it makes
-every second (htmx polling; the answer once seated is ``HX-Redirect`` to the game), cancel, and
-the computer offered after a while. Thin: ``services`` decides."""
+every second (htmx polling; the answer once seated is ``HX-Redirect`` to the game: the way there
+where the page's stream, ``stream``, cannot be had), cancel, and the computer offered after a
+while. Thin: ``services`` decides."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def test_two_players_see_each_others_rolls_scores_undo_and_end_pushed(
         bob.locator("#turn-news").inner_text(), timeout=PUSHED_WITHIN_MS
     )
     post(bob, "/score/", bob.locator("button.score-option").first.click)
-    expect(alice.locator(".game-round")).to_have_text("Finished", timeout=PUSHED_WITHIN_MS)
+    expect(alice.locator(".game-round")).to_have_text("Finished · Rated", timeout=PUSHED_WITHIN_MS)
 
     # Not once did Alice's page ask on its own: every change came down its stream.
     assert live(alice, "polls") == 0 and live(alice, "events") >= 3

@@ -33,9 +33,10 @@ WSGI_REFUSAL = b"Live updates need the ASGI server: this page asks instead."
 
 
 def _asks_instead(request: Request, response: Any) -> bool:
-    """The one 5xx by design: a game's stream refused by a WSGI server (the test client is one),
-    so the page asks every second instead (``games.play.stream``; its own tests open streams
-    through the ASGI client)."""
+    """The one 5xx by design: a stream (a game's, or the quick-play waiting page's) refused by a
+    WSGI server (the test client is one), so the page asks every second instead
+    (``games.play.stream``, ``games.quickplay.stream``; their own tests open streams through the
+    ASGI client)."""
     return (
         response.status_code == 503
         and urlsplit(request.path).path.endswith("/stream/")

@@ -1,0 +1,141 @@
+"""What every stream of server-sent events shares (a game's: ``games.play.stream``; a quick-play
+wait's: ``games.quickplay.stream``): whether one can be had here, who asks and whether their
+session still holds, the refusal a page falls back from, the answer's headers, an event's lines,
+and a body that gives its inbox back however the stream ends."""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
+from contextlib import aclosing
+from dataclasses import dataclass
+
+from asgiref.sync import SyncToAsync
+from django.contrib.auth import HASH_SESSION_KEY, get_user
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.cache import patch_vary_headers
+from django.utils.crypto import constant_time_compare
+
+from games.play import broadcast
+
+
+def session_mark(session_key: str) -> str:
+    """How a session is named in the news that it ended (never the key itself)."""
+    return hashlib.sha256(f"live-session:{session_key}".encode()).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who opened a stream, and the session it was opened in."""
+
+    account_id: int
+    session_hash: str
+    session: str
+
+    def session_over(self, inbox: broadcast.Inbox) -> bool:
+        """Whether the inbox heard that this session ended (logged out) or no longer holds
+        (the account's credential stamp changed: a password changed, the account closed)."""
+        if self.session in inbox.sessions_ended:
+            return True
+        return inbox.stamp is not None and not constant_time_compare(inbox.stamp, self.session_hash)
+
+
+def viewer_of(request: HttpRequest) -> Viewer | None:
+    """The logged-in account asking, or ``None`` (run in a thread, as a request would)."""
+    viewer = get_user(request)  # refuses (and ends) a session whose password changed
+    if not viewer.is_authenticated or viewer.pk is None:
+        return None
+    return Viewer(
+        account_id=viewer.pk,
+        session_hash=str(request.session.get(HASH_SESSION_KEY, "")),
+        session=session_mark(request.session.session_key or ""),
+    )
+
+
+@dataclass(frozen=True)
+class Refused:
+    status: int
+    reason: str
+
+
+async def unavailable(
+    request: HttpRequest, resync: Callable[[Iterable[int]], None]
+) -> Refused | None:
+    """Why no stream can be had here (the page then asks instead), or ``None``."""
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server would hold one of its few threads for each stream (and Django would
+        # read the whole endless stream before sending any of it): the page asks instead.
+        return Refused(503, "Live updates need the ASGI server: this page asks instead.")
+    if not await broadcast.ready(resync):
+        return Refused(503, "Live updates are unavailable: this page asks instead.")
+    return None
+
+
+def refusal(refused: Refused) -> HttpResponse:
+    response = HttpResponse(refused.reason, status=refused.status, content_type="text/plain")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def answer(body: Body) -> StreamingHttpResponse:
+    """The stream's answer, never cached and passed on by proxies event by event."""
+    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+def event(data: str, *, kind: str = "", version: int | None = None) -> bytes:
+    lines = [f"event: {kind}"] if kind else []
+    if version is not None:
+        lines.append(f"id: {version}")
+    lines.append(f"data: {data}")
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+class Body:
+    """A stream's body: an async iterator Django's ASGI handler sends as it goes, closed by
+    Django (``close``) however the stream ends, so its inbox is never left behind. An answer
+    that is dropped unsent and unclosed (a middleware failing on the way out, the page gone
+    before it was sent) gives its inbox back when it is collected. ``events`` says what is sent."""
+
+    def __init__(self, inbox: broadcast.Inbox) -> None:
+        self.inbox = inbox
+        self._release = weakref.finalize(self, broadcast.hub.close, inbox)
+        self._release.atexit = False
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._sent()
+
+    def close(self) -> None:
+        self._release()
+
+    def events(self) -> AsyncGenerator[bytes]:
+        raise NotImplementedError
+
+    async def _sent(self) -> AsyncIterator[bytes]:
+        try:
+            _let_go_of_request_thread()
+            async with aclosing(self.events()) as events:
+                async for chunk in events:
+                    yield chunk
+        finally:
+            self._release()
+
+
+def _let_go_of_request_thread() -> None:
+    """Django gives each ASGI request a thread of its own for its synchronous parts (the
+    middleware) and keeps it until the request ends: for a stream, for as long as it is open.
+    Those parts are done once the body begins, so the thread (and any connection it opened) is
+    let go now; an idle stream holds none."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.submit(connections.close_all)
+        executor.shutdown(wait=False)
