@@ -92,7 +92,7 @@ def write_season(players: int, *, seed: int, console: Console) -> int:
     ids = list(rated_accounts().order_by("pk").values_list("pk", flat=True))
     beliefs = [(rng.gauss(25, 4), rng.uniform(1.5, 8)) for _ in ids]
     season_writer = tables.TableWriter(
-        SeasonRating, ("id", "user_id", "kind", "season", "rating", "games", "joined")
+        SeasonRating, ("id", "user_id", "kind", "season", "rating", "sigma", "games", "joined")
     )
     rating_writer = tables.TableWriter(
         Rating, ("id", "user_id", "kind", "mu", "sigma", "rating", "games", "updated_at")
@@ -103,9 +103,9 @@ def write_season(players: int, *, seed: int, console: Console) -> int:
     }
     with transaction.atomic():
         season_writer.write(
-            (first[SeasonRating] + i, user_id, "classic", season, scale.shown(mu),
+            (first[SeasonRating] + i, user_id, "classic", season, scale.shown(mu), sigma,
              rng.randint(1, 40), joined.date())
-            for i, (user_id, (mu, _)) in enumerate(zip(ids, beliefs, strict=True))
+            for i, (user_id, (mu, sigma)) in enumerate(zip(ids, beliefs, strict=True))
         )  # fmt: skip
         rating_writer.write(
             (first[Rating] + i, user_id, "classic", mu, sigma, scale.shown(mu),

@@ -79,6 +79,8 @@ class SeasonRating(models.Model):
     season = models.DateField()
     """The season's first day (the first of its month)."""
     rating = models.IntegerField()
+    sigma = models.FloatField(default=25 / 3)
+    """How sure the rating was then (a "?" on the table while provisional)."""
     games = models.PositiveIntegerField(default=0)
     joined = models.DateField()
     """The day the account was made (a copy: an account made today enters no table)."""

@@ -228,12 +228,13 @@ def _enter_season(
                     kind=kind,
                     season=season,
                     rating=ratings[user.pk].rating,
+                    sigma=ratings[user.pk].sigma,
                     games=1,
                     joined=joined_on(user),
                 )
             )
         else:
-            row.rating = ratings[user.pk].rating
+            row.rating, row.sigma = ratings[user.pk].rating, ratings[user.pk].sigma
             row.games += 1
-    SeasonRating.objects.bulk_update(rows.values(), ["rating", "games"])
+    SeasonRating.objects.bulk_update(rows.values(), ["rating", "sigma", "games"])
     SeasonRating.objects.bulk_create(new)

@@ -60,13 +60,16 @@ def seasoned(
     season: date | None = None,
     games: int = 10,
     joined: date | None = None,
+    sigma: float = 4.0,
 ) -> SeasonRating:
-    """``user``'s row in a season's table (this one unless ``season``), written directly."""
+    """``user``'s row in a season's table (this one unless ``season``), written directly; a
+    settled rating unless ``sigma`` says otherwise."""
     return SeasonRating.objects.create(
         user=user,
         kind=kind,
         season=season or timezone.localdate().replace(day=1),
         rating=rating,
+        sigma=sigma,
         games=games,
         joined=joined or timezone.localdate(user.date_joined),
     )

@@ -184,8 +184,8 @@ def test_a_provisional_rating_carries_its_question_mark() -> None:
     sure, unsure = player("Sure"), player("Unsure")
     rated_change(sure, 1500, 1600, sigma=4.0)
     rated_change(unsure, 1500, 1566, sigma=7.5)
-    seasoned(sure, 1600)
-    seasoned(unsure, 1566, games=1)
+    seasoned(sure, 1600, sigma=4.0)
+    seasoned(unsure, 1566, games=1, sigma=7.5)
 
     for url in (SEASON, ALL_TIME):
         rows = rows_of(Client().get(url))
