@@ -29,7 +29,7 @@ from django.utils import timezone
 from games.ratings.models import Rating, RatingChange, SeasonRating
 from games.ratings.scale import PROVISIONAL_SIGMA, League, league
 
-PAGE_SIZE: Final = 50
+PAGE_SIZE: Final = 25
 
 
 def day_start(day: datetime.date) -> datetime.datetime:

@@ -1,12 +1,20 @@
 """The rating tables, public: a season's (this one, or a past one's final table) and all
-time's, per kind of game, a page of rows at a time."""
+time's, per kind of game, a page of rows at a time.
+
+A visitor's page (logged out) is the same for everyone: what it shows is worked out once a
+minute and kept (``KEPT``), so a visitor sees a table at most a minute old; an account sees its
+own, fresh, its row marked. ``make bench``, 100,000 rated players: the season table was 2.6
+times the trivial page worked out every time, where its limit is twice."""
 
 from __future__ import annotations
 
 import datetime
 import re
+import time
+from collections.abc import Callable
 from typing import Any, Final
 
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -65,21 +73,26 @@ def season_page(request: HtmxRequest) -> HttpResponse:
     kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
     today = timezone.localdate()
     current = today.replace(day=1)
-    past = selectors.past_seasons(kind=kind, current=current)
     viewer = request.user.pk if request.user.is_authenticated else None
     text = request.GET.get("season")
     try:
         season = current if text is None else season_from(text, current=current)
     except NoSuchSeason as exc:
+        past = selectors.past_seasons(kind=kind, current=current)
         context = presenters.table_context(
             None, kind=kind, season=current, current=current, past=past, viewer_id=viewer
         )
         return _render(request, context | {"problem": str(exc)}, status=404)
-    table = selectors.season_table(kind=kind, season=season, page=_page(request), today=today)
-    context = presenters.table_context(
-        table, kind=kind, season=season, current=current, past=past, viewer_id=viewer
-    )
-    return _render(request, context)
+    page = _page(request)
+
+    def worked_out() -> dict[str, Any]:
+        table = selectors.season_table(kind=kind, season=season, page=page, today=today)
+        past = selectors.past_seasons(kind=kind, current=current)
+        return presenters.table_context(
+            table, kind=kind, season=season, current=current, past=past, viewer_id=viewer
+        )
+
+    return _render(request, _kept(viewer, f"season:{kind}:{season}:{page}:{today}", worked_out))
 
 
 @require_GET
@@ -88,10 +101,31 @@ def all_time_page(request: HtmxRequest) -> HttpResponse:
     kind = choice(request, "kind", KINDS, rules.CLASSIC.key)
     today = timezone.localdate()
     current = today.replace(day=1)
-    table = selectors.all_time_table(kind=kind, page=_page(request), today=today)
-    past = selectors.past_seasons(kind=kind, current=current)
+    page = _page(request)
     viewer = request.user.pk if request.user.is_authenticated else None
-    context = presenters.table_context(
-        table, kind=kind, season=None, current=current, past=past, viewer_id=viewer
-    )
-    return _render(request, context)
+
+    def worked_out() -> dict[str, Any]:
+        table = selectors.all_time_table(kind=kind, page=page, today=today)
+        past = selectors.past_seasons(kind=kind, current=current)
+        return presenters.table_context(
+            table, kind=kind, season=None, current=current, past=past, viewer_id=viewer
+        )
+
+    return _render(request, _kept(viewer, f"all:{kind}:{page}:{today}", worked_out))
+
+
+KEPT: Final = 60
+"""Seconds a visitor's table is kept: it is worked out again in the next minute."""
+
+
+def _kept(viewer: int | None, key: str, worked_out: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A table page's context: a visitor's kept under ``key`` for the minute, an account's own
+    worked out (its row is marked)."""
+    if viewer is not None:
+        return worked_out()
+    key = f"ratings:{key}:{int(time.time() // KEPT)}"
+    context: dict[str, Any] | None = cache.get(key)
+    if context is None:
+        context = worked_out()
+        cache.set(key, context, KEPT)
+    return context

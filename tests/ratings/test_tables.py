@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.ratings import selectors
+from games.ratings import selectors, views
 from games.ratings.models import Rating
-from tests.factories import HTMX, make_user, page_text
+from tests.factories import HTMX, client_for, make_user, page_text
 from tests.ratings.support import long_ago, rated_change, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -151,18 +151,18 @@ def test_a_past_season_without_a_table_says_so() -> None:
     assert "No rated games in this table yet." in page_text(response)
 
 
-def test_fifty_rows_a_page_and_the_place_goes_on_across_pages() -> None:
-    for i in range(53):
+def test_twenty_five_rows_a_page_and_the_place_goes_on_across_pages() -> None:
+    for i in range(28):
         seasoned(player(f"P{i:02}"), 1400 + i)
 
     first = Client().get(SEASON)
     second = Client().get(SEASON, {"page": "2"})
 
-    assert len(rows_of(first)) == 50 and "Page 1 of 2" in page_text(first)
+    assert len(rows_of(first)) == 25 and "Page 1 of 2" in page_text(first)
     assert rows_of(second) == [
-        "51 P02 1,402 10 Bronze",
-        "52 P01 1,401 10 Bronze",
-        "53 P00 1,400 10 Bronze",
+        "26 P02 1,402 10 Bronze",
+        "27 P01 1,401 10 Bronze",
+        "28 P00 1,400 10 Bronze",
     ]
     assert 'rel="prev"' in second.text and 'rel="next"' not in second.text
 
@@ -225,36 +225,58 @@ def test_switching_table_over_htmx_answers_with_the_table_only() -> None:
     assert "HX-Request" in response["Vary"]
 
 
-def test_a_season_page_costs_three_queries_then_one(django_assert_num_queries) -> None:
+def test_a_season_page_costs_three_queries_then_none_for_a_minute(
+    django_assert_num_queries,
+) -> None:
     for i in range(6):
         seasoned(player(f"P{i}"), 1500 + i)
         seasoned(player(f"Q{i}"), 1500 + i, season=last_season())
 
     with django_assert_num_queries(3):  # the past seasons, the table's size, the page of rows
         first = Client().get(SEASON)
-    with django_assert_num_queries(1):  # the past seasons and the size are kept a while
+    with django_assert_num_queries(0):  # a visitor's table is kept for the minute
         again = Client().get(SEASON, {"page": "1"})
-    with django_assert_num_queries(2):  # another table: its size
+    with django_assert_num_queries(2):  # another table: its size and rows
         last = Client().get(SEASON, {"season": f"{last_season():%Y-%m}"})
+    member = client_for(player("Member"))
+    member.get(SEASON)
+    with django_assert_num_queries(3):  # the session, the account, the rows (the size kept)
+        mine = member.get(SEASON)
 
     assert len(rows_of(first)) == len(rows_of(again)) == len(rows_of(last)) == 6
+    assert len(rows_of(mine)) == 6
+
+
+def test_a_visitors_table_is_at_most_a_minute_old(monkeypatch) -> None:
+    seasoned(player("Ann"), 1500)
+    assert "Ann" in page_text(Client().get(SEASON))
+    seasoned(player("Ben"), 1510)
+
+    assert "Ben" not in page_text(Client().get(SEASON))  # the visitor's kept table
+    member = client_for(player("Member"))
+    assert "Ben" in page_text(member.get(SEASON))  # an account's own, fresh
+    later = time.time() + views.KEPT + selectors.SIZE_KEPT
+    monkeypatch.setattr(time, "time", lambda: later)  # the next minute, the cache's clock too
+    shown = page_text(Client().get(SEASON))
+    assert "Ben" in shown and "2 players." in shown
 
 
 def test_a_tables_size_is_kept_a_minute_then_counted_again(monkeypatch) -> None:
+    member = client_for(player("Member"))  # an account's table: its rows read every time
     seasoned(player("P0"), 1500)
-    assert "1 player." in page_text(Client().get(SEASON))
+    assert "1 player." in page_text(member.get(SEASON))
     seasoned(player("P1"), 1510)
 
-    shown = page_text(Client().get(SEASON))  # the size kept, the rows read afresh: no fewer
+    shown = page_text(member.get(SEASON))  # the size kept, the rows read afresh: no fewer
     assert "2 players." in shown and "P1" in shown
-    for i in range(2, 52):
+    for i in range(2, 27):
         seasoned(player(f"P{i}"), 1400)  # a second page's worth, past the size kept
-    shown = page_text(Client().get(SEASON))  # one page known: its 50 rows
-    assert "50 players." in shown and "Page 1 of 2" not in shown
+    shown = page_text(member.get(SEASON))  # one page known: its 25 rows
+    assert "25 players." in shown and "Page 1 of 2" not in shown
     later = time.time() + selectors.SIZE_KEPT + 1
     monkeypatch.setattr(time, "time", lambda: later)  # the local-memory cache's clock
-    assert "52 players." in page_text(Client().get(SEASON))
-    assert "Page 1 of 2" in page_text(Client().get(SEASON))
+    shown = page_text(member.get(SEASON))
+    assert "27 players." in shown and "Page 1 of 2" in shown
 
 
 def test_the_top_ten_and_every_pages_navigation_lead_to_the_ratings() -> None:
