@@ -111,6 +111,13 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/play/test_turn_mail.py",
         "tests/review/test_grading.py",
     ),
+    # Rated play (issue 37): the rating's arithmetic, and rating a game.
+    "games/ratings/scale.py": ("tests/ratings/test_scale.py",),
+    "games/ratings/services.py": (
+        "tests/ratings/test_rating_games.py",
+        "tests/ratings/test_rating_races.py",
+        "tests/ratings/test_rated_mark.py",
+    ),
 }
 
 MAX_JOBS = 2  # the machine is shared

@@ -169,3 +169,16 @@ def test_the_only_player_is_a_master_and_ranks_outside_the_table_are_refused() -
         scale.league(0, 10)
     with pytest.raises(ValueError):
         scale.league(11, 10)
+
+
+def test_the_league_bounds_are_exact_in_a_large_table() -> None:
+    # Of 10,000: the 500th is the last Master (4.99% ahead of them), the 501st the first Diamond.
+    assert scale.league(500, 10_000) == "Master"
+    assert scale.league(501, 10_000) == "Diamond"
+    assert scale.league(1_500, 10_000) == "Diamond"
+    assert scale.league(1_501, 10_000) == "Gold"
+
+
+def test_a_sigma_of_six_is_settled() -> None:
+    assert not Belief(25.0, scale.PROVISIONAL_SIGMA).provisional
+    assert Belief(25.0, scale.PROVISIONAL_SIGMA + 0.01).provisional
