@@ -346,10 +346,10 @@ def _seat(first: QuickWait, second: QuickWait) -> Game | None:
         QuickWait.objects.filter(pk=refused.pk).delete()
         return None
     owner, other = users[host.user_id], users[guest.user_id]
-    game, seats = tables._lay_table(
+    game, seats = tables.lay_table(
         owner=owner, kind=host.kind, turn_limit=TURN_LIMIT, used_trial_game=used[0], rated=True
     )
-    seats.append(tables._new_seat(game, 1, str(other), user=other, used_trial_game=used[1]))
+    seats.append(tables.new_seat(game, 1, str(other), user=other, used_trial_game=used[1]))
     play.begin(store.seated(game, seats), by=owner)
     QuickWait.objects.filter(pk__in=[host.pk, guest.pk]).update(game=game)
     first.game_id = second.game_id = game.pk

@@ -59,7 +59,7 @@ def _check_size(
         raise BadGuests(f"A game has at most {MAX_SEATS} players, you included.") from refused
 
 
-def _lay_table(
+def lay_table(
     *,
     owner: User,
     kind: str,
@@ -126,7 +126,7 @@ def start_game(
     )
     used_trial_game = licensing.use_trial_game(user=owner)
     guest_rules.remember_guests(owner, names)
-    game, seats = _lay_table(
+    game, seats = lay_table(
         owner=owner,
         kind=kind,
         guests=names,
@@ -147,7 +147,7 @@ class InvitationError(GameError):
     """An invitation that cannot be used; the message says why, for the one who followed it."""
 
 
-def _new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
+def new_seat(game: Game, position: int, name: str, **fields: Any) -> Seat:
     """A seat taken at a table already laid (a player following an invitation)."""
     return Seat(game=game, position=position, display_name=name, **fields)
 
@@ -190,7 +190,7 @@ def open_game(
     waiting.check_waiting_games(owner)
     guest_rules.remember_guests(owner, names)
     game = seating.lay(
-        *_lay_table(
+        *lay_table(
             owner=owner,
             kind=kind,
             guests=names,
@@ -250,7 +250,7 @@ def join_game(*, token: str, user: User) -> Game:
         raise InvitationError("This seat is kept for another player.")
     licensing.check_can_start(user=user)
     last = Seat.objects.filter(game=game).order_by("-position").values_list("position", flat=True)
-    seat = seating.seat_taken(_new_seat(game, last[0] + 1, str(user), user=user))
+    seat = seating.seat_taken(new_seat(game, last[0] + 1, str(user), user=user))
     invitation.seat = seat
     invitation.save(update_fields=["seat"])
     _touched(game)
@@ -278,7 +278,7 @@ def rematch(*, game_id: int, user: User) -> Game:
         (s.bot, s.display_name) for s in seated.seats if s.player_kind == PlayerKind.COMPUTER
     ]
     game = seating.lay(
-        *_lay_table(
+        *lay_table(
             owner=user,
             kind=old.kind,
             guests=guests if hosting else [],
