@@ -16,13 +16,14 @@ class GamesConfig(AppConfig):
         from games.review import events as review
         from games.scores import events as scores
         from games.tables import events as tables
+        from games.tournaments import events as tournaments
         from games.trainer import events as trainer
 
         # What a move did, told to each room that listens (``games.events``): the high scores,
         # the day's results, the trial games given back and the coach's note in the move's
         # transaction; the pages, the turn mail, the grading, the rating and the trainer's
-        # harvest once it commits.
-        for room in (scores, daily, tables, play, review, ratings, trainer):
+        # harvest once it commits; the tournament ended by its last game's end.
+        for room in (scores, daily, tables, play, review, ratings, trainer, tournaments):
             room.subscribe()
 
         # A game's stream ends with its session: logged out, the password changed, the account

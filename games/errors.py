@@ -32,6 +32,25 @@ class ChallengeClosed(GameError):
     abandoned."""
 
 
+class TournamentOver(GameError):
+    """A move in a tournament's game once the tournament has ended: the game no longer counts,
+    and the tournament's dice are everyone's to see (``games.tournaments.closing``). It may
+    still be abandoned."""
+
+
+class TournamentSealed(GameError):
+    """A tournament game's dice asked for (its replay, analysis, shared card) while the
+    tournament runs: every entrant throws the same faces, so none is shown before its end."""
+
+
+class NotTheHost(GameError):
+    """Something only a tournament's host may do (start it, end it), asked by another."""
+
+
+class NotRegistered(GameError):
+    """Something only a registered account may do (host a tournament), asked by a trial one."""
+
+
 class BadInput(GameError):
     """A request whose form data is malformed (not something the page itself would send)."""
 
@@ -45,6 +64,10 @@ ERROR_STATUS: dict[type[Exception], int] = {
     StaleGame: 409,
     GameNotInProgress: 409,
     ChallengeClosed: 409,  # the day's challenge is over: the game no longer counts
+    TournamentOver: 409,  # the tournament has ended: the game no longer counts
+    TournamentSealed: 409,  # its dice are shown once the tournament is over
+    NotTheHost: 403,  # only the tournament's host may do that
+    NotRegistered: 403,  # a trial account may play, not host
     BadInput: 400,
     IllegalMove: 400,  # a move the rules refuse
     GameError: 409,  # an invitation that cannot be used, a seat taken meanwhile

@@ -75,6 +75,10 @@ class Game(models.Model):
     roll_for_first = models.BooleanField(default=False)
     # The day whose challenge this game is (``games.daily``): its dice are the day's.
     challenge_day = models.DateField(null=True, blank=True)
+    # The tournament whose game this is (``games.tournaments``): its dice are the tournament's.
+    tournament = models.ForeignKey(
+        "games.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
     # The host chose a rated game (``games.ratings``): its accounts' ratings change by where
     # they finish.
     rated = models.BooleanField(default=False, db_default=False)
@@ -372,9 +376,10 @@ class SharedGame(models.Model):
 
 
 # The models of a feature's own room live there, registered with this app: the daily
-# challenge's, the turn mail's, quick play's, the ratings' and the trainer's.
+# challenge's, the turn mail's, quick play's, the ratings', the trainer's and the tournaments'.
 import games.daily.models  # noqa: E402
 import games.play.models  # noqa: E402
 import games.quickplay.models  # noqa: E402
 import games.ratings.models  # noqa: E402
+import games.tournaments.models  # noqa: E402
 import games.trainer.models  # noqa: E402, F401

@@ -109,7 +109,8 @@ def setup(game: Game, seats: Sequence[Seat]) -> rules.Started:
         host,
         players,
         game.turn_limit,
-        challenge=game.challenge_day is not None,
+        # A day's challenge and a tournament's game alike: alone, on shared dice, no help.
+        challenge=game.challenge_day is not None or game.tournament_id is not None,
     )
 
 

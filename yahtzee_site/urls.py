@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("daily/", include("games.daily.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
     path("scores/", scores.high_scores, name="high_scores"),
     path("ratings/", include("games.ratings.urls")),
     path("players/me/", scores.my_stats, name="my_stats"),

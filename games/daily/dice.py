@@ -29,7 +29,19 @@ _LIMIT: Final = 252
 def face(key: bytes, day: date, round: int, roll: int, position: int) -> int:
     """The face die ``position`` (0..4) shows when thrown in roll ``roll`` (1..3) of turn
     ``round`` (1..13) of ``day``'s challenge."""
-    message = f"yahtzee-daily:{day.isoformat()}:{round}:{roll}:{position}".encode()
+    return stream_face(key, day_stream(day), round, roll, position)
+
+
+def day_stream(day: date) -> str:
+    """The name of ``day``'s stream of faces: the start of each face's HMAC message."""
+    return f"yahtzee-daily:{day.isoformat()}"
+
+
+def stream_face(key: bytes, stream: str, round: int, roll: int, position: int) -> int:
+    """The face die ``position`` shows when thrown in roll ``roll`` of turn ``round`` on the
+    stream named ``stream`` (a day's challenge, a tournament: each its own prefix, so no two
+    streams share a message)."""
+    message = f"{stream}:{round}:{roll}:{position}".encode()
     for block in count():
         digest = hmac.new(key, message + b":%d" % block, hashlib.sha256).digest()
         for byte in digest:
@@ -53,16 +65,23 @@ def thrown_positions(match: rules.Match, action: rules.Action) -> tuple[int, ...
 def positional_source(
     key: bytes, day: date, match: rules.Match, action: rules.Action
 ) -> rules.DiceSource:
-    """The dice ``action`` throws on ``day``'s stream: the faces of the positions it throws, at
-    the match's round and the turn's next roll. Refuses a count the positions do not explain
-    (the rules and this file disagreeing must never pass unseen)."""
+    """The dice ``action`` throws on ``day``'s stream (``stream_source``)."""
+    return stream_source(key, day_stream(day), match, action)
+
+
+def stream_source(
+    key: bytes, stream: str, match: rules.Match, action: rules.Action
+) -> rules.DiceSource:
+    """The dice ``action`` throws on ``stream``: the faces of the positions it throws, at the
+    match's round and the turn's next roll. Refuses a count the positions do not explain (the
+    rules and this file disagreeing must never pass unseen)."""
     positions = thrown_positions(match, action)
     round, roll = match.round, match.turn.rolls_used + 1
 
     def source(n: int) -> Sequence[int]:
         if n != len(positions):
-            raise ValueError(f"The day's dice: {n} dice asked, {len(positions)} positions thrown.")
-        return tuple(face(key, day, round, roll, p) for p in positions)
+            raise ValueError(f"Shared dice: {n} dice asked, {len(positions)} positions thrown.")
+        return tuple(stream_face(key, stream, round, roll, p) for p in positions)
 
     return source
 

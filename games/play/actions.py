@@ -27,6 +27,8 @@ from games.errors import GameNotInProgress, StaleGame
 from games.models import GameStatus
 from games.rules import actions
 from games.store import SeatedGame
+from games.tournaments import closing as tournament_closing
+from games.tournaments import dice as tournament_dice
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,10 @@ def act(
 
     ``version`` is the one the request was made against (``None``: any, for an action meant
     whatever the page showed: a throw for first). A day's challenge moves only while its day
-    lasts (at ``now``, the clock unless given). The dice are chosen here and nowhere else: a
-    day's challenge throws the day's dice for the positions the action throws
-    (``games.daily.dice``), any other game ``dice`` or the system's.
+    lasts (at ``now``, the clock unless given), a tournament's game until the tournament ends.
+    The dice are chosen here and nowhere else: a day's challenge throws the day's dice for the
+    positions the action throws (``games.daily.dice``), a tournament's game the tournament's
+    (``games.tournaments.dice``), any other game ``dice`` or the system's.
     """
     table = store.load(game_id=game_id, user=user, lock=True)
     match = table.loaded
@@ -68,6 +71,8 @@ def act(
     if table.game.status == GameStatus.IN_PROGRESS and not isinstance(asked, actions.End):
         # A day's challenge no longer counts once its day is over: it may only be abandoned.
         daily_clock.verify_open(table.game.challenge_day, now)
+        # Nor does a tournament's once it has ended (its host ended it, or every game is over).
+        tournament_closing.verify_open(table.game.tournament_id)
     if version is not None and version != table.game.version:
         if isinstance(asked, ComputersTurn):
             return table  # another page asked for this step first
@@ -75,7 +80,9 @@ def act(
     if isinstance(asked, ComputersTurn):
         after = _computers_steps(table, match, to_the_end=asked.to_the_end)
     else:
-        thrown = daily_dice.source_for(table.game.challenge_day, match, asked)
+        thrown = daily_dice.source_for(
+            table.game.challenge_day, match, asked
+        ) or tournament_dice.source_for(table.game.tournament_id, match, asked)
         after = match.act(asked, thrown or dice or rules.system_dice)
     if after is match:
         return table

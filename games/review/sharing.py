@@ -5,7 +5,9 @@ A card can be watched by the players of its game, by anyone while it stands in a
 withdrawn at will: the row goes and the link answers 404 from then on). A daily challenge's
 card is its player's alone until its day is over: its dice are everyone's dice that day. After,
 anyone may watch it while it is among the rows its day's board shows (the top ten never ranks
-a challenge).
+a challenge). A tournament's game is sealed while its tournament runs, for everyone, its own
+player too (``sealed``): every entrant throws the same faces. Once over, anyone who may read
+its standings may watch it (its entrants; anyone, for a listed one).
 """
 
 from __future__ import annotations
@@ -17,9 +19,15 @@ from django.db import transaction
 from accounts.models import User
 from games.daily import selectors as daily_selectors
 from games.daily.services import today
-from games.errors import GameError, GameNotFound
+from games.errors import GameError, GameNotFound, TournamentSealed
 from games.models import GameStatus, PlayerKind, Score, Seat, SharedGame
 from games.scores.selectors import public_rank
+from games.tournaments import selectors as tournaments
+
+SEALED = (
+    "This game is of a tournament still running: every entrant throws the same dice, so its "
+    "replay, analysis and shared card open once the tournament is over."
+)
 
 TOKEN_BYTES = 32
 """256 random bits in the link: it can be guessed no better than a key."""
@@ -41,13 +49,18 @@ def finished_seat(game_id: int, position: int) -> Seat | None:
 def may_watch(seat: Seat, viewer: User | None) -> bool:
     """Whether ``viewer`` (``None``: logged out) may watch ``seat``'s finished card: one of the
     game's players may, anyone may while it stands in a public top ten (a challenge, once its
-    day is over, while it is on its day's board)."""
+    day is over, while it is on its day's board; a tournament's, once it is over, for those who
+    may read its standings)."""
+    if sealed(seat):
+        return False
     if viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists():
         return True
     if secret_today(seat):
         return False
     if (day := seat.game.challenge_day) is not None:
         return daily_selectors.on_board(day, seat.game_id)
+    if (tournament := tournaments.game_tournament(seat.game)) is not None:
+        return tournament.listed or tournaments.entered(tournament, viewer)
     score = Score.objects.filter(seat=seat).first()
     return score is not None and public_rank(score) is not None
 
@@ -58,13 +71,19 @@ def secret_today(seat: Seat) -> bool:
     return day is not None and day >= today()
 
 
+def sealed(seat: Seat) -> bool:
+    """Whether ``seat`` is of a tournament that is not over yet (its dice are sealed)."""
+    tournament = tournaments.game_tournament(seat.game)
+    return tournament is not None and not tournament.is_over
+
+
 def shared_seat(token: str) -> Seat | None:
     """The card a live shared link shows, with its game; ``None`` for a link never made or
     withdrawn."""
     shared = SharedGame.objects.select_related("seat__game").filter(token=token).first()
     if shared is None or shared.seat.game.status != GameStatus.FINISHED:
         return None
-    if secret_today(shared.seat):
+    if secret_today(shared.seat) or sealed(shared.seat):
         return None
     return shared.seat
 
@@ -99,6 +118,8 @@ def share_card(*, user: User, game_id: int, position: int) -> SharedGame:
             "A daily challenge can be shared once its day is over: until then its dice are "
             "the same for everyone who plays it."
         )
+    if sealed(seat):
+        raise TournamentSealed(SEALED)
     shared, _ = SharedGame.objects.get_or_create(
         seat=seat, defaults={"token": secrets.token_urlsafe(TOKEN_BYTES)}
     )

@@ -54,6 +54,8 @@ def analysis(request: AuthedRequest, game_id: int, position: int) -> HttpRespons
     seat = next((s for s in seated.seats if s.position == position), None)
     if seat is None or game.status != GameStatus.FINISHED:
         raise Http404("Only a finished game's cards can be analysed.")
+    if sharing.sealed(seat):
+        return _sealed(request)
     found = replays.replay_of(seat, players=len(seated.seats))
     context: dict[str, Any] = {
         "game": game,
@@ -109,6 +111,8 @@ def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
     a public top ten (any other answers 404, as for no game at all)."""
     seat = sharing.finished_seat(game_id, position)
     viewer = _viewer(request)
+    if seat is not None and sharing.sealed(seat) and _seated(seat, viewer):
+        return _sealed(request)
     if seat is None or not sharing.may_watch(seat, viewer):
         raise Http404("There is no such game to watch.")
     context: dict[str, Any] = {}
@@ -120,6 +124,16 @@ def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
             request.build_absolute_uri(reverse("shared", kwargs={"token": token})) if token else ""
         )
     return _replay_page(request, seat, replays.replay_of(seat), context)
+
+
+def _seated(seat: Seat, viewer: User | None) -> bool:
+    return viewer is not None and Seat.objects.filter(game_id=seat.game_id, user=viewer).exists()
+
+
+def _sealed(request: HtmxRequest | AuthedRequest) -> HttpResponse:
+    """A tournament game's dice asked for before its end: its player is told why (409)."""
+    context = {"message": sharing.SEALED}
+    return render(request, "games/tournaments/sealed.html", context, status=409)
 
 
 @require_safe

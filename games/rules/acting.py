@@ -99,7 +99,8 @@ def verify_hint(match: Match, by: Player) -> None:
     that gives help (no challenge)."""
     if match.challenge:
         raise NoHelpHere(
-            "No hints in the daily challenge: everyone plays the same dice on their own."
+            "No hints in the daily challenge or a tournament: everyone plays the same dice on "
+            "their own."
         )
     match._verify_on_turn(match.seat_for(by))
     if not match.turn.has_rolled:

@@ -1,6 +1,7 @@
 """A finished game's results entering the high scores: one ``Score`` row per seat still
-playing at the end, with where it ranked when it finished. A day's challenge is entered for
-its player's statistics, marked ``challenge``: the high scores never rank it."""
+playing at the end, with where it ranked when it finished. A day's challenge (or a tournament's
+game) is entered for its player's statistics, marked ``challenge``: the high scores never rank
+it."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def enter_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
             yahtzee_bonuses=sheet.yahtzee_bonuses,
             hints=seat.hints,
             coached=seat.coached,
-            challenge=game.challenge_day is not None,
+            challenge=match.challenge,  # a day's or a tournament's: shared dice, never ranked
             finished_at=game.finished_at,
         )
         for seat, sheet, state in zip(seats, match.sheets, match.states, strict=True)

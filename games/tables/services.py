@@ -70,6 +70,7 @@ def lay_table(
     roll_for_first: bool = False,
     used_trial_game: bool = False,
     challenge_day: date | None = None,
+    tournament_id: int | None = None,
     rated: bool = False,
 ) -> tuple[Game, list[Seat]]:
     """The one way a table is laid: the game, then the host's seat, the guests at the host's
@@ -83,6 +84,7 @@ def lay_table(
         turn_limit=turn_limit,
         roll_for_first=roll_for_first,
         challenge_day=challenge_day,
+        tournament_id=tournament_id,
         rated=rated,
     )
     players: list[tuple[str, dict[str, Any]]] = [
@@ -106,11 +108,14 @@ def start_game(
     computers: Sequence[str] = (),
     roll_for_first: bool = False,
     challenge_day: date | None = None,
+    tournament_id: int | None = None,
     rated: bool = False,
 ) -> Game:
     """Start a game of ``kind`` for ``owner``, with ``guests`` at the owner's screen after them
     and then the ``computers`` (strategy names); with ``challenge_day``, that day's challenge
-    (``games.daily.services.start_challenge`` starts it: alone, on the day's dice). ``rated``:
+    (``games.daily.services.start_challenge`` starts it: alone, on the day's dice); with
+    ``tournament_id``, a game of that tournament (``games.tournaments.services.play``: alone,
+    on the tournament's dice). ``rated``:
     the host chose to have the accounts rated against the computers (``games.ratings``).
 
     A trial account uses up one of its trial games (``licensing.TrialOver`` when none is left);
@@ -121,7 +126,7 @@ def start_game(
     _check_size(
         guests=len(names),
         computers=len(bots),
-        challenge=challenge_day is not None,
+        challenge=challenge_day is not None or tournament_id is not None,
         roll_for_first=roll_for_first,
     )
     used_trial_game = licensing.use_trial_game(user=owner)
@@ -134,6 +139,7 @@ def start_game(
         roll_for_first=roll_for_first,
         used_trial_game=used_trial_game,
         challenge_day=challenge_day,
+        tournament_id=tournament_id,
         rated=rated,
     )
     play.begin(store.seated(game, seats), by=owner)

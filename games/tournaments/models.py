@@ -1,0 +1,103 @@
+"""What a tournament keeps: the tournament itself (its host, kind, who may find it, its cap and
+its clock: opened, started, ended) and each account's entry, with the one game it plays on the
+tournament's dice (``Game.tournament`` says the same from the game's side, for the door)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from games import rules
+from games.models import KIND_CHOICES
+
+MAX_PLAYERS = 1000
+"""The most entrants a tournament takes (its ``cap`` is at most this)."""
+
+
+class Tournament(models.Model):
+    """A tournament on the same dice: every entrant plays their own game, alone and without
+    help, on faces fixed by the tournament, the turn, the roll and the die's place
+    (``games.tournaments.dice``). It is open to join until its host starts it, running until
+    its host ends it (or every entrant's game is over), then over: its dice may be seen and
+    its final standings are ranked by accuracy."""
+
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tournaments"
+    )
+    name = models.CharField(max_length=60)
+    kind = models.CharField(max_length=16, choices=KIND_CHOICES, default=rules.CLASSIC.key)
+    listed = models.BooleanField(default=False)
+    """Listed tournaments are on the public list; a private one is found by its link alone."""
+    token = models.CharField(max_length=64, unique=True)
+    """The private link's whole secret (256 random bits); a listed one has one too."""
+    cap = models.PositiveIntegerField(default=MAX_PLAYERS)
+    entrants = models.PositiveIntegerField(default=0)
+    """How many have joined: counted up by a conditional UPDATE below ``cap``, so racing joins
+    never pass it (``services.join``)."""
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "games"
+        constraints = [
+            models.CheckConstraint(condition=Q(entrants__lte=F("cap")), name="tournament_cap"),
+            models.CheckConstraint(
+                condition=Q(cap__gte=1, cap__lte=MAX_PLAYERS), name="tournament_cap_range"
+            ),
+        ]
+        indexes = [
+            # The public list: listed tournaments, newest first.
+            models.Index(
+                fields=["-created_at", "id"], name="tournament_listed", condition=Q(listed=True)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Tournament {self.name} (#{self.pk})"
+
+    @property
+    def rules_kind(self) -> rules.GameKind:
+        return rules.KINDS[self.kind]
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def is_running(self) -> bool:
+        return self.started_at is not None and self.ended_at is None
+
+    @property
+    def is_open(self) -> bool:
+        """Open to join: not started, not ended."""
+        return self.started_at is None and self.ended_at is None
+
+
+class Entry(models.Model):
+    """An account in a tournament: one entry each (a unique constraint holds it against racing
+    joins), and once it plays, its one game (``game``, set when the entrant starts it)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    display_name = models.CharField(max_length=30)
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_entry",
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_one_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} in tournament {self.tournament_id}"

@@ -1,0 +1,158 @@
+"""The tournaments' pages: the public list, the host's form, and a tournament's page (its
+standings, and what the viewer may do: join, start, end, play), reached by its link.
+
+A tournament's page is for anyone holding its link (a private one's link is its secret; a
+listed one is linked from the list). While it runs, the standings ask again every few seconds
+(``POLL_SECONDS``): a push by stream, as a game's page has, is the next step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import licensing
+from accounts.http import AuthedRequest, HtmxRequest
+from accounts.models import User
+from games import rules
+from games.daily import presenters as daily_presenters
+from games.daily import results as daily_results
+from games.errors import GameError, GameNotFound, status_for
+from games.tournaments import selectors, services
+from games.tournaments.models import MAX_PLAYERS, Tournament
+from yahtzee_site import numbers
+
+POLL_SECONDS = 5
+
+
+def _viewer(request: HtmxRequest | AuthedRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+@require_GET
+def list_page(request: HtmxRequest) -> HttpResponse:
+    """The listed tournaments: open to join, running, over."""
+    return render(request, "games/tournaments/list.html", {"listing": selectors.listed()})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new(request: AuthedRequest) -> HttpResponse:
+    """The host's form (GET) and the tournament opened by it (POST), then its page; a refusal
+    is the form again with its message, having opened nothing."""
+    context: dict[str, Any] = {
+        "kinds": [(kind.key, kind.name) for kind in rules.KINDS.values()],
+        "max_players": MAX_PLAYERS,
+        "licence": licensing.licence_of(request.user),
+        "form": request.POST,
+    }
+    if request.method != "POST":
+        return render(request, "games/tournaments/new.html", context)
+    try:
+        cap = numbers.whole(request.POST.get("cap", str(MAX_PLAYERS)), low=1, high=MAX_PLAYERS)
+    except numbers.NotANumber:
+        message = f"A tournament takes 1 to {MAX_PLAYERS:,} players: give a whole number."
+        return render(
+            request, "games/tournaments/new.html", context | {"message": message}, status=400
+        )
+    try:
+        tournament = services.open_tournament(
+            host=request.user,
+            name=request.POST.get("name", ""),
+            kind=request.POST.get("kind", rules.CLASSIC.key),
+            listed=request.POST.get("listed") == "on",
+            cap=cap,
+        )
+    except GameError as refused:
+        context["message"] = str(refused)
+        return render(request, "games/tournaments/new.html", context, status=status_for(refused))
+    return redirect("tournaments:page", token=tournament.token)
+
+
+def _tournament_or_404(token: str) -> Tournament:
+    found = Tournament.objects.select_related("host").filter(token=token).first()
+    if found is None:
+        raise Http404("There is no such tournament: check the link.")
+    return found
+
+
+@require_GET
+def page(request: HtmxRequest, token: str) -> HttpResponse:
+    """The tournament's page; for htmx (the poll while it runs), its standings alone."""
+    return render_page(request, _tournament_or_404(token))
+
+
+def render_page(
+    request: HtmxRequest | AuthedRequest,
+    tournament: Tournament,
+    *,
+    message: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    viewer = _viewer(request)
+    entry = selectors.entry_of(tournament, viewer)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "is_host": viewer is not None and viewer.pk == tournament.host_id,
+        "lines": selectors.standings(tournament, viewer),
+        "ranking_note": selectors.RANKING_NOTE,
+        "accuracy_formula": daily_presenters.ACCURACY_FORMULA.format(
+            start=f"{daily_results.reference_score():.1f}"
+        ),
+        "poll_seconds": POLL_SECONDS,
+        "message": message,
+        "link": request.build_absolute_uri(request.path),
+    }
+    if request.htmx and not request.htmx.history_restore_request and not message:
+        response = render(request, "games/tournaments/page.html#standings", context)
+    else:
+        response = render(request, "games/tournaments/page.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _acting(request: AuthedRequest, token: str, do: Any) -> HttpResponse:
+    """Do what the viewer asked of the tournament; a refusal is its page with the message and
+    the status of the refusal (nothing changed), a tournament not found 404."""
+    try:
+        done = do(user=request.user, token=token)
+    except GameNotFound as exc:
+        raise Http404(str(exc)) from exc
+    except (GameError, licensing.LicenceError) as refused:
+        return render_page(
+            request, _tournament_or_404(token), message=str(refused), status=status_for(refused)
+        )
+    if do is services.play:
+        return redirect("games:play", game_id=done.pk)
+    return redirect("tournaments:page", token=token)
+
+
+@login_required
+@require_POST
+def join(request: AuthedRequest, token: str) -> HttpResponse:
+    return _acting(request, token, services.join)
+
+
+@login_required
+@require_POST
+def start(request: AuthedRequest, token: str) -> HttpResponse:
+    return _acting(request, token, services.start)
+
+
+@login_required
+@require_POST
+def end(request: AuthedRequest, token: str) -> HttpResponse:
+    return _acting(request, token, services.end)
+
+
+@login_required
+@require_POST
+def play(request: AuthedRequest, token: str) -> HttpResponse:
+    """The entrant's game of the tournament (begun now, or the one begun already)."""
+    return _acting(request, token, services.play)
