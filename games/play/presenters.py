@@ -43,6 +43,7 @@ from games.play.words import (
 from games.ratings import services as ratings
 from games.rules import actions
 from games.store import SeatedGame
+from games.tournaments.selectors import game_tournament as tournament_of
 
 LIMITS = {
     "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
@@ -301,6 +302,8 @@ def game_context(
         "can_hint": match.can_hint(by),
         "challenge_day": game.challenge_day,
         "rated": ratings.counts(game, seated.seats),
+        # A tournament's game names its tournament (one read, for those games alone).
+        "tournament": tournament_of(game),
         "scoreboard": board,
         "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),

@@ -58,6 +58,11 @@ class Tournament(models.Model):
         return f"Tournament {self.name} (#{self.pk})"
 
     @property
+    def places_shown(self) -> str:
+        """Entrants and cap as the pages say them: "4 / 1,000"."""
+        return f"{self.entrants:,} / {self.cap:,}"
+
+    @property
     def rules_kind(self) -> rules.GameKind:
         return rules.KINDS[self.kind]
 
