@@ -56,6 +56,10 @@ def open_tournament(
     name = " ".join(name.split())
     if not name or len(name) > NAME_LENGTH:
         raise BadInput(f"Give the tournament a name of 1 to {NAME_LENGTH} characters.")
+    if not name.isprintable():
+        raise BadInput(
+            "A tournament's name cannot hold control, invisible or direction-changing characters."
+        )
     if kind not in rules.KINDS:
         raise BadInput("Choose Classic or Triple.")
     if not 1 <= cap <= MAX_PLAYERS:

@@ -28,6 +28,9 @@ def test_a_trial_account_cannot_host(make_user):
     [
         ({"name": "   "}, "name of 1 to 60"),
         ({"name": "x" * 61}, "name of 1 to 60"),
+        ({"name": "\x00"}, "cannot hold control"),  # the fuzzer's: a 500 on PostgreSQL
+        ({"name": "Cup\x00final"}, "cannot hold control"),
+        ({"name": "Cup \u202eevil"}, "direction-changing"),
         ({"kind": "quintuple"}, "Classic or Triple"),
         ({"cap": 0}, "1 to 1,000 players"),
         ({"cap": 1001}, "1 to 1,000 players"),
