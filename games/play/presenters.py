@@ -43,6 +43,7 @@ from games.play.words import (
 from games.ratings import services as ratings
 from games.rules import actions
 from games.store import SeatedGame
+from games.tournaments import closing as tournament_closing
 from games.tournaments.selectors import game_tournament as tournament_of
 
 LIMITS = {
@@ -247,6 +248,11 @@ def game_context(
     closed = game.is_in_progress and day is not None and not daily_clock.is_open(day)
     if closed and day is not None and not message:
         message = daily_clock.closed_text(day)
+    # A tournament's game after the tournament's end, likewise (one read, for those games alone).
+    tournament = tournament_of(game)
+    if game.is_in_progress and tournament is not None and tournament.ended_at is not None:
+        closed = True
+        message = message or tournament_closing.ended_text(tournament)
     on_turn = not closed and match.on_turn is not None and match.player_of(match.on_turn) == by
     several = len(seated.seats) > 1
     # The log names the player of each move when several play (the seats are loaded already).
@@ -302,8 +308,7 @@ def game_context(
         "can_hint": match.can_hint(by),
         "challenge_day": game.challenge_day,
         "rated": ratings.counts(game, seated.seats),
-        # A tournament's game names its tournament (one read, for those games alone).
-        "tournament": tournament_of(game),
+        "tournament": tournament,
         "scoreboard": board,
         "rows": card_rows(sheet, legal, rolled=on_turn and turn.has_rolled),
         "columns": _column_totals(sheet),
