@@ -87,11 +87,26 @@ def _page(
     return players, pages, min(max(page, 1), pages)
 
 
-def _rows(values: Iterable[Mapping[str, Any]], offset: int, players: int) -> list[TableRow]:
-    """The page's rows, placed; ``players`` (a size kept a while) is at least the rows seen."""
-    values = list(values)
-    players = max(players, offset + len(values))
-    return [
+_FIELDS: Final = ("user_id", "rating", "games", "sigma")
+_ACCOUNT: Final = {"name": F("user__display_name"), "player_id": F("user__public_id")}
+"""What a table's row reads: its own columns, and its account's name and public id."""
+
+
+def _table(
+    kind: str,
+    season: datetime.date | None,
+    values: Iterable[Mapping[str, Any]],
+    *,
+    offset: int,
+    players: int,
+    page: int,
+    pages: int,
+) -> Table:
+    """The page's rows, placed from ``offset``; ``players`` (a size kept a while) is at least
+    the rows seen."""
+    found = list(values)
+    players = max(players, offset + len(found))
+    rows = [
         TableRow(
             place=place,
             user_id=row["user_id"],
@@ -102,8 +117,9 @@ def _rows(values: Iterable[Mapping[str, Any]], offset: int, players: int) -> lis
             provisional=provisional(row["sigma"]),
             league=league(place, players),
         )
-        for place, row in enumerate(values, start=offset + 1)
+        for place, row in enumerate(found, start=offset + 1)
     ]
+    return Table(kind, season, rows, players, page, pages)
 
 
 def season_table(*, kind: str, season: datetime.date, page: int, today: datetime.date) -> Table:
@@ -118,16 +134,8 @@ def season_table(*, kind: str, season: datetime.date, page: int, today: datetime
     # down would have the database join and sort the whole table (200 ms at 100,000 players).
     rows = table.order_by("-rating", "user_id").values("id")[offset : offset + PAGE_SIZE]
     page_rows = SeasonRating.objects.filter(id__in=Subquery(rows))
-    values = page_rows.order_by("-rating", "user_id").values(
-        "user_id",
-        "rating",
-        "games",
-        "sigma",
-        name=F("user__display_name"),
-        player_id=F("user__public_id"),
-    )
-    placed = _rows(values, offset, players)
-    return Table(kind, season, placed, max(players, offset + len(placed)), page, pages)
+    values = page_rows.order_by("-rating", "user_id").values(*_FIELDS, **_ACCOUNT)
+    return _table(kind, season, values, offset=offset, players=players, page=page, pages=pages)
 
 
 def all_time_table(*, kind: str, page: int, today: datetime.date) -> Table:
@@ -136,16 +144,9 @@ def all_time_table(*, kind: str, page: int, today: datetime.date) -> Table:
     table = Rating.objects.filter(kind=kind, user__date_joined__lt=day_start(today))
     players, pages, page = _page(table, page, key=f"ratings:size:{kind}:all:{today}")
     offset = (page - 1) * PAGE_SIZE
-    values = table.order_by("-rating", "user_id").values(
-        "user_id",
-        "rating",
-        "games",
-        "sigma",
-        name=F("user__display_name"),
-        player_id=F("user__public_id"),
-    )[offset : offset + PAGE_SIZE]
-    placed = _rows(values, offset, players)
-    return Table(kind, None, placed, max(players, offset + len(placed)), page, pages)
+    values = table.order_by("-rating", "user_id").values(*_FIELDS, **_ACCOUNT)
+    values = values[offset : offset + PAGE_SIZE]
+    return _table(kind, None, values, offset=offset, players=players, page=page, pages=pages)
 
 
 SEASONS_KEPT: Final = 24 * 3600
