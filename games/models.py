@@ -82,6 +82,8 @@ class Game(models.Model):
     # The host chose a rated game (``games.ratings``): its accounts' ratings change by where
     # they finish.
     rated = models.BooleanField(default=False, db_default=False)
+    # The secret of the game's watch link, when its host lets others watch it (``games.watching``).
+    watch_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # The game the players went on to after this one ("Rematch"), once someone asked for it.
     rematch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

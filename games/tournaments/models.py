@@ -23,8 +23,13 @@ class Tournament(models.Model):
     its final standings are ranked by accuracy."""
 
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tournaments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="hosted_tournaments",
+        null=True,
+        blank=True,
     )
+    """The account that opened it; none for the site's own (the weekly tournament)."""
     name = models.CharField(max_length=60)
     kind = models.CharField(max_length=16, choices=KIND_CHOICES, default=rules.CLASSIC.key)
     listed = models.BooleanField(default=False)
@@ -38,6 +43,14 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    """The set time it starts by itself (none: when its host presses start)."""
+    ends_at = models.DateTimeField(null=True, blank=True)
+    """The set time it ends by itself (none: when its host ends it or every game is over)."""
+    weekly = models.CharField(max_length=10, null=True, blank=True, unique=True)
+    """The ISO week ("2026-W49") of the site's weekly tournament; none for any other."""
+    perfect_total = models.IntegerField(null=True, blank=True)
+    """What perfect play scores on the tournament's dice, worked out once it is over."""
 
     class Meta:
         app_label = "games"
@@ -97,6 +110,10 @@ class Entry(models.Model):
         related_name="tournament_entry",
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    accuracy = models.FloatField(null=True, blank=True)
+    """The accuracy of the entrant's decisions so far (graded on the task worker as it plays)."""
+    graded_turns = models.PositiveSmallIntegerField(default=0)
+    """How many of its game's turns ``accuracy`` covers."""
 
     class Meta:
         app_label = "games"
