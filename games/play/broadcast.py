@@ -1,13 +1,13 @@
 """Every open stream of a game hears of its changes the moment they commit (``games.play.stream``).
 
 A change is a small message: a game's new version (with whether the game is over and whether
-the change was a roll), or an account's news (its credential stamp changed, one of its sessions
-logged out, it was seated in a quick-play game). ``publish`` sends it to Redis pub/sub when
-``REDIS_URL`` is set, so every process on every node hears it; without Redis it goes straight
-to this process's ``hub`` (one node, one process: ``make run``). One thread per process listens
-to Redis (``redis.asyncio`` in a loop of its own) and hands each message to the hub; the hub
-wakes the streams it concerns, in whatever event loop each one runs, so an idle stream costs
-neither a thread nor a query.
+the change was a roll), a game's watch link withdrawn, or an account's news (its credential
+stamp changed, one of its sessions logged out, it was seated in a quick-play game). ``publish``
+sends it to Redis pub/sub when ``REDIS_URL`` is set, so every process on every node hears it;
+without Redis it goes straight to this process's ``hub`` (one node, one process: ``make run``).
+One thread per process listens to Redis (``redis.asyncio`` in a loop of its own) and hands each
+message to the hub; the hub wakes the streams it concerns, in whatever event loop each one runs,
+so an idle stream costs neither a thread nor a query.
 """
 
 from __future__ import annotations
@@ -57,12 +57,18 @@ class Inbox:
     sessions_ended: set[str] = field(default_factory=set)
     seated: int | None = None
     """The quick-play game the account was seated in last (``games.quickplay.stream``)."""
+    withdrawn: set[str] = field(default_factory=set)
+    """The marks of the game's watch links withdrawn since (``games.watching.stream``)."""
+    address: str = ""
+    """The client address of a watcher's stream, which has no account (``for_address``)."""
     cut: bool = False
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
     def note(self, message: Message) -> None:
         """Fold ``message`` in (in the inbox's own loop) and wake the stream."""
-        if "game" in message:
+        if "withdrawn" in message:
+            self.withdrawn.add(str(message["withdrawn"]))
+        elif "game" in message:
             version = int(message["version"])
             if version > self.version:
                 self.version = version
@@ -82,12 +88,14 @@ class Inbox:
 
 
 class Hub:
-    """The open streams of this process, by game and by account."""
+    """The open streams of this process, by game, by account, and (a watcher's, which has no
+    account) by client address."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_game: dict[int, set[Inbox]] = {}
         self._by_account: dict[int, set[Inbox]] = {}
+        self._by_address: dict[str, set[Inbox]] = {}
 
     def open(self, *, game_id: int = 0) -> Inbox:
         """An inbox for a stream of the game starting now, in the running event loop: it hears
@@ -104,12 +112,20 @@ class Hub:
             inbox.account_id = account_id
             self._by_account.setdefault(account_id, set()).add(inbox)
 
+    def for_address(self, inbox: Inbox, address: str) -> None:
+        """Count ``inbox`` against a watcher's client ``address`` (``streams_from``)."""
+        with self._lock:
+            inbox.address = address
+            self._by_address.setdefault(address, set()).add(inbox)
+
     def close(self, inbox: Inbox) -> None:
         with self._lock:
-            for index, key in (
+            indexes: tuple[tuple[dict[Any, set[Inbox]], object], ...] = (
                 (self._by_game, inbox.game_id),
                 (self._by_account, inbox.account_id),
-            ):
+                (self._by_address, inbox.address),
+            )
+            for index, key in indexes:
                 found = index.get(key)
                 if found is not None:
                     found.discard(inbox)
@@ -141,23 +157,39 @@ class Hub:
         with self._lock:
             return len(self._by_account.get(account_id, ()))
 
+    def streams_from(self, address: str) -> int:
+        """How many watchers' streams client ``address`` has open in this process."""
+        with self._lock:
+            return len(self._by_address.get(address, ()))
+
     def games(self) -> list[int]:
         with self._lock:
             return list(self._by_game)
 
     def watching(self) -> list[tuple[int, int]]:
-        """Each (game, account) with a stream open here."""
+        """Each (game, account) with a stream open here (a watcher's, of no account, is no
+        player's page: the turn mail still goes to the players)."""
         with self._lock:
-            return list({(i.game_id, i.account_id) for s in self._by_game.values() for i in s})
+            return list(
+                {
+                    (i.game_id, i.account_id)
+                    for s in self._by_game.values()
+                    for i in s
+                    if i.account_id
+                }
+            )
 
     def count(self) -> int:
         return len(self._all())
 
     def _all(self) -> set[Inbox]:
         with self._lock:
-            return {
-                i for index in (self._by_game, self._by_account) for s in index.values() for i in s
-            }
+            indexes: tuple[dict[Any, set[Inbox]], ...] = (
+                self._by_game,
+                self._by_account,
+                self._by_address,
+            )
+            return {i for index in indexes for s in index.values() for i in s}
 
     def cut_all(self) -> int:
         """End every open stream at once, as a node's restart would (the tests' and bench's
@@ -234,6 +266,12 @@ def beside_cache() -> bool:
 def change(*, game_id: int, version: int, over: bool, rematch: bool, rolled: bool) -> Message:
     """The message that tells the streams of a game of its new ``version``."""
     return {"game": game_id, "version": version, "over": over, "rematch": rematch, "rolled": rolled}
+
+
+def withdrawn(*, game_id: int, mark: str) -> Message:
+    """The message that ends the streams of a game watched by the link ``mark`` names (its
+    owner has withdrawn it): routed by the game, folded apart from its versions."""
+    return {"game": game_id, "withdrawn": mark}
 
 
 def seated(*, account_id: int, game_id: int) -> Message:

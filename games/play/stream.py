@@ -16,11 +16,8 @@ reconnects, and its session is checked again).
 
 from __future__ import annotations
 
-import asyncio
-import json
-import random
 import threading
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +30,7 @@ from django.views.decorators.http import require_GET
 from accounts import credentials
 from games.models import Game, GameStatus, Seat
 from games.play import broadcast, live, streaming
-from games.play.streaming import Refused, event, session_mark
-from yahtzee_site import numbers
+from games.play.streaming import Refused, session_mark
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -72,7 +68,7 @@ async def stream(request: HttpRequest, game_id: int) -> HttpResponseBase:
     unavailable = await streaming.unavailable(request, resync)
     if unavailable is not None:
         return streaming.refusal(unavailable)
-    since = _since(request)
+    since = streaming.since(request)
     # Listening before reading the version: a change committed in between is not missed.
     inbox = broadcast.hub.open(game_id=game_id)
     answer: HttpResponseBase | None = None
@@ -103,17 +99,6 @@ async def _stream_or_refusal(
     return streaming.answer(_Events(inbox, opened, since=since))
 
 
-def _since(request: HttpRequest) -> int:
-    """The version the page last saw: the browser's ``Last-Event-ID`` after a break, else the
-    page's own ``?since=``; 0 (send the game's version at once) when neither is a number."""
-    for given in (request.headers.get("Last-Event-ID"), request.GET.get("since")):
-        try:
-            return numbers.whole(given)
-        except numbers.NotANumber:
-            continue
-    return 0
-
-
 def _open(request: HttpRequest, game_id: int) -> Opened | Refused:
     """Who asks and where the game stands (run in a thread, as a request would)."""
     close_old_connections()
@@ -141,50 +126,22 @@ def _open(request: HttpRequest, game_id: int) -> Opened | Refused:
         close_old_connections()
 
 
-class _Events(streaming.Body):
-    """The game's changes, one event each, from the version the page last saw."""
+class _Events(streaming.Changes):
+    """The game's changes for a seated player's page, until their session ends or nothing
+    more can change for them."""
 
     def __init__(self, inbox: broadcast.Inbox, opened: Opened, *, since: int) -> None:
-        super().__init__(inbox)
-        self.opened, self.since = opened, since
+        seen = streaming.Seen(version=opened.version, over=opened.over, rematch=opened.rematch)
+        # Read now, not at import: a test may quicken the heartbeat.
+        pace = streaming.Pace(heartbeat=HEARTBEAT, lifetime=LIFETIME, retry_ms=RETRY_MS)
+        super().__init__(inbox, seen, since=since, pace=pace)
+        self.opened = opened
 
-    async def events(self) -> AsyncGenerator[bytes]:
-        inbox, opened = self.inbox, self.opened
-        if opened.version > inbox.version:
-            inbox.version, inbox.over, inbox.rematch = (
-                opened.version,
-                opened.over,
-                opened.rematch,
-            )
-        yield f"retry: {random.randint(*RETRY_MS)}\n".encode()
-        yield event(json.dumps({"version": inbox.version}), kind="ready")
-        sent = self.since
-        loop = asyncio.get_running_loop()
-        ends_at = loop.time() + LIFETIME * random.uniform(0.9, 1.1)
-        while True:
-            # Cleared before looking, never after: news noted while this stream was
-            # sending (at a yield) must still wake the wait below.
-            inbox.woken.clear()
-            if inbox.cut:
-                return
-            if opened.viewer.session_over(inbox):  # before any news: no longer theirs to see
-                yield event("session", kind="end")
-                return
-            if inbox.version > sent:
-                sent = inbox.version
-                change = {"version": sent, "rolled": inbox.take_rolled()}
-                yield event(json.dumps(change), version=sent)
-                continue  # look again: more may have come while this was sent
-            if opened.ends(over=inbox.over, rematch=inbox.rematch):
-                yield event("over", kind="end")
-                return
-            left = ends_at - loop.time()
-            if left <= 0:
-                return  # the page reconnects at once, from the version it has
-            try:
-                await asyncio.wait_for(inbox.woken.wait(), timeout=min(HEARTBEAT, left))
-            except TimeoutError:
-                yield b": still here\n\n"
+    def cut_short(self) -> str | None:
+        return "session" if self.opened.viewer.session_over(self.inbox) else None
+
+    def finished(self) -> bool:
+        return self.opened.ends(over=self.inbox.over, rematch=self.inbox.rematch)
 
 
 def resync(game_ids: Iterable[int]) -> None:

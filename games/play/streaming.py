@@ -1,11 +1,15 @@
-"""What every stream of server-sent events shares (a game's: ``games.play.stream``; a quick-play
-wait's: ``games.quickplay.stream``): whether one can be had here, who asks and whether their
-session still holds, the refusal a page falls back from, the answer's headers, an event's lines,
-and a body that gives its inbox back however the stream ends."""
+"""What every stream of server-sent events shares (a game's: ``games.play.stream``; a watcher's:
+``games.watching.stream``; a quick-play wait's: ``games.quickplay.stream``): whether one can be
+had here, who asks and whether their session still holds, the version a page last saw, the
+refusal a page falls back from, the answer's headers, an event's lines, a body that gives its
+inbox back however the stream ends, and the loop that tells a game's changes."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
+import random
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from contextlib import aclosing
@@ -20,6 +24,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare
 
 from games.play import broadcast
+from yahtzee_site import numbers
 
 
 def session_mark(session_key: str) -> str:
@@ -53,6 +58,17 @@ def viewer_of(request: HttpRequest) -> Viewer | None:
         session_hash=str(request.session.get(HASH_SESSION_KEY, "")),
         session=session_mark(request.session.session_key or ""),
     )
+
+
+def since(request: HttpRequest) -> int:
+    """The version the page last saw: the browser's ``Last-Event-ID`` after a break, else the
+    page's own ``?since=``; 0 (send the game's version at once) when neither is a number."""
+    for given in (request.headers.get("Last-Event-ID"), request.GET.get("since")):
+        try:
+            return numbers.whole(given)
+        except numbers.NotANumber:
+            continue
+    return 0
 
 
 @dataclass(frozen=True)
@@ -139,3 +155,77 @@ def _let_go_of_request_thread() -> None:
     if executor is not None:
         executor.submit(connections.close_all)
         executor.shutdown(wait=False)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a game's stream keeps time: a comment every ``heartbeat`` seconds when idle, an end
+    after about ``lifetime`` seconds (the page reconnects), and the range of milliseconds a
+    page waits before reconnecting a broken stream (``retry_ms``)."""
+
+    heartbeat: float
+    lifetime: float
+    retry_ms: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Where the game stood when its stream was opened (read after its inbox was listening)."""
+
+    version: int
+    over: bool
+    rematch: bool
+
+
+class Changes(Body):
+    """A game's changes, one event each from the version the page last saw (``since``): what
+    a player's stream and a watcher's share. A subclass says what ends it before any news
+    (``cut_short``: a session over, a watch link withdrawn) and when nothing more can change
+    for its page (``finished``)."""
+
+    def __init__(self, inbox: broadcast.Inbox, seen: Seen, *, since: int, pace: Pace) -> None:
+        super().__init__(inbox)
+        self.seen, self.since, self.pace = seen, since, pace
+
+    def cut_short(self) -> str | None:
+        """Why the stream must end now, before any news (the ``end`` event's data), or
+        ``None``."""
+        return None
+
+    def finished(self) -> bool:
+        """Whether nothing more can change for the page once its news is sent."""
+        raise NotImplementedError
+
+    async def events(self) -> AsyncGenerator[bytes]:
+        inbox, seen, pace = self.inbox, self.seen, self.pace
+        if seen.version > inbox.version:
+            inbox.version, inbox.over, inbox.rematch = seen.version, seen.over, seen.rematch
+        yield f"retry: {random.randint(*pace.retry_ms)}\n".encode()
+        yield event(json.dumps({"version": inbox.version}), kind="ready")
+        sent = self.since
+        loop = asyncio.get_running_loop()
+        ends_at = loop.time() + pace.lifetime * random.uniform(0.9, 1.1)
+        while True:
+            # Cleared before looking, never after: news noted while this stream was
+            # sending (at a yield) must still wake the wait below.
+            inbox.woken.clear()
+            if inbox.cut:
+                return
+            if (reason := self.cut_short()) is not None:  # before any news: not theirs to see
+                yield event(reason, kind="end")
+                return
+            if inbox.version > sent:
+                sent = inbox.version
+                change = {"version": sent, "rolled": inbox.take_rolled()}
+                yield event(json.dumps(change), version=sent)
+                continue  # look again: more may have come while this was sent
+            if self.finished():
+                yield event("over", kind="end")
+                return
+            left = ends_at - loop.time()
+            if left <= 0:
+                return  # the page reconnects at once, from the version it has
+            try:
+                await asyncio.wait_for(inbox.woken.wait(), timeout=min(pace.heartbeat, left))
+            except TimeoutError:
+                yield b": still here\n\n"
