@@ -44,7 +44,13 @@ class TournamentSealed(GameError):
 
 
 class NotTheHost(GameError):
-    """Something only a tournament's host may do (start it, end it), asked by another."""
+    """Something only a host may do (a tournament's: start it, end it; a game's: let others
+    watch it), asked by another."""
+
+
+class NotWatchable(GameError):
+    """A watch link asked of a game nobody else plays in: only an online game of several
+    players has one (a tournament's game is watched from its tournament's page)."""
 
 
 class NotRegistered(GameError):
@@ -66,7 +72,8 @@ ERROR_STATUS: dict[type[Exception], int] = {
     ChallengeClosed: 409,  # the day's challenge is over: the game no longer counts
     TournamentOver: 409,  # the tournament has ended: the game no longer counts
     TournamentSealed: 409,  # its dice are shown once the tournament is over
-    NotTheHost: 403,  # only the tournament's host may do that
+    NotTheHost: 403,  # only the tournament's (or the game's) host may do that
+    NotWatchable: 409,  # the request is fine; this game has no watch link to give
     NotRegistered: 403,  # a trial account may play, not host
     BadInput: 400,
     IllegalMove: 400,  # a move the rules refuse

@@ -14,6 +14,8 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    # After play/: games.urls registers the converters the watchers' addresses use.
+    path("watch/", include("games.watching.urls")),
     path("daily/", include("games.daily.urls")),
     path("tournaments/", include("games.tournaments.urls")),
     path("scores/", scores.high_scores, name="high_scores"),

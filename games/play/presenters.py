@@ -112,13 +112,18 @@ def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
 
 
 def standings(
-    seated: SeatedGame, *, viewer: User, sheets: Sequence[rules.Sheet], totals: Sequence[int]
+    seated: SeatedGame,
+    *,
+    viewer: User | None,
+    sheets: Sequence[rules.Sheet],
+    totals: Sequence[int],
 ) -> list[dict[str, Any]]:
     """Every player's card in short, in seating order: name, total, boxes filled, on turn;
     with, once the game is finished, who won (shared wins on equal totals). ``sheets`` and
-    their grand ``totals`` are the seats', worked out once for the whole page."""
+    their grand ``totals`` are the seats', worked out once for the whole page; ``viewer``
+    ``None`` for a watcher, who is nobody at the table."""
     match, kind = seated.match(), seated.game.rules_kind
-    by = seated.position_of(viewer)
+    by = seated.position_of(viewer) if viewer is not None else None
     # Equal totals share the win; a resigned seat never wins (the Match decides).
     winners = set(match.winners)
     return [
@@ -137,6 +142,29 @@ def standings(
             zip(seated.seats, sheets, totals, strict=True)
         )
     ]
+
+
+def board_of(
+    seated: SeatedGame,
+    sheets: Sequence[rules.Sheet],
+    totals: Sequence[rules.GameTotals],
+    *,
+    marked: int | None,
+) -> Scoreboard:
+    """Every card side by side, the player on turn first, then the others in turn order;
+    ``sheets`` and their ``totals`` the seats', worked out once for the page; the column of
+    the seat at ``marked`` marked as on turn while the game is in progress."""
+    game, match = seated.game, seated.match()
+    start = match.on_turn if match.on_turn is not None else (match.first or 0)
+    order = [(start + k) % len(seated.seats) for k in range(len(seated.seats))]
+    return scoreboard(
+        game.rules_kind,
+        [
+            (seated.seats[i].display_name, game.is_in_progress and i == marked, sheets[i])
+            for i in order
+        ],
+        totals=[totals[i] for i in order],
+    )
 
 
 def first_draw(seated: SeatedGame, by: rules.Player) -> dict[str, Any] | None:
@@ -162,6 +190,20 @@ def first_draw(seated: SeatedGame, by: rules.Player) -> dict[str, Any] | None:
 def _devices(match: rules.Match) -> int:
     """How many people play the match, each on their own device."""
     return len({player for player in match.players if player is not None})
+
+
+def watch_switch(game: Game, match: rules.Match, viewer: User) -> dict[str, str] | None:
+    """The host's switch for the game's watch link (``games.watching``): where to turn it on
+    and off, and the link while it is on; ``None`` for anyone but the host of an online game of
+    several (a tournament's games are watched from its page)."""
+    if game.owner_id != viewer.pk or game.tournament_id is not None or _devices(match) < 2:
+        return None
+    token = game.watch_token
+    return {
+        "link": reverse("watching:game", args=[token]) if token else "",
+        "allow": reverse("watching:allow", args=[game.pk]),
+        "withdraw": reverse("watching:withdraw", args=[game.pk]),
+    }
 
 
 def _undo(match: rules.Match, by: rules.Player) -> str:
@@ -268,18 +310,7 @@ def game_context(
     players = standings(seated, viewer=viewer, sheets=sheets, totals=grand) if several else []
 
     def board() -> Scoreboard:  # the template calls it: worked out only where it is shown
-        # Every card side by side, the player on turn first, then the others in turn order.
-        start = match.on_turn if match.on_turn is not None else (match.first or 0)
-        order = [(start + k) % len(seated.seats) for k in range(len(seated.seats))]
-        on_turn = game.is_in_progress
-        return scoreboard(
-            kind,
-            [
-                (seated.seats[i].display_name, on_turn and seated.seats[i] is seat, sheets[i])
-                for i in order
-            ],
-            totals=[totals[i] for i in order],
-        )
+        return board_of(seated, sheets, totals, marked=shown)
 
     turn_of = whose_turn(seat, yours=shown == by) if several and game.is_in_progress else ""
     if draw is not None:
@@ -350,6 +381,7 @@ def game_context(
             or (not game.is_in_progress and game.rematch_id is None)
         ),
         "rematch_possible": not game.is_in_progress and _devices(match) > 1,
+        "watch": watch_switch(game, match, viewer),
         "result_line": result_line(players) if finished else "",
         "guest_names": [s.display_name for s in seated.seats if s.player_kind == PlayerKind.GUEST],
         "finished": finished,

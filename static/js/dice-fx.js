@@ -46,11 +46,18 @@
   // The class goes on the die's face, not its label: the label's classes are game state
   // (is-held), the same after a reload, and the face is what turns anyway.
   function tumble(form) {
+    const faces = [];
     form.querySelectorAll("input.die-toggle").forEach(function (input) {
       if (input.checked) return;
       const label = input.labels && input.labels[0];
       const face = label && label.querySelector(".die-face");
-      if (!face) return;
+      if (face) faces.push(face);
+    });
+    // A watcher's dice (games/watching) are shown, not held: no box to tick.
+    form.querySelectorAll("[data-watched-die]:not(.is-held) .die-face").forEach(function (face) {
+      faces.push(face);
+    });
+    faces.forEach(function (face) {
       face.classList.remove(ROLLING);
       void face.getBoundingClientRect(); // restart the animation if the class was still there
       face.classList.add(ROLLING);

@@ -1,6 +1,6 @@
 // A game others play too: follow it. Each change is pushed by the server as it happens (an
-// EventSource on the game's stream, /play/<id>/stream/: one event per change, its id the
-// game's new version); on an event the page asks for the game as it always did, so it gets its
+// EventSource on the game's stream, /play/<id>/stream/, or a watcher's, /watch/.../stream/:
+// one event per change, its id the game's new version); on an event the page asks for the game as it always did, so it gets its
 // own view of it, and a roll is shown rolling. Where a stream cannot be had (refused, a proxy
 // that holds it back, a browser without EventSource), the page asks every second instead: the
 // browser revalidates with the game's ETag, so an unchanged game costs a 304 and no swap.
@@ -138,8 +138,9 @@
       if (opened !== source) return;
       closeStream();
       endedUrl = url;
-      if (event.data === "session") {
+      if (event.data === "session" || event.data === "withdrawn") {
         // Logged out, or the password changed: the page says what now (the log-in page).
+        // A watcher's link withdrawn by the game's host: the page says it is gone.
         window.location.reload();
       }
     });
