@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOMS = ("daily", "home", "play", "quickplay", "ratings", "review", "scores", "strategy", "tables",
-         "tournaments", "trainer")  # fmt: skip
+         "tournaments", "trainer", "watching")  # fmt: skip
 """The feature rooms of ``games/``: nothing below them imports any of them."""
 
 

@@ -186,7 +186,7 @@ def real_values(world: World) -> dict[str, list[str]]:
         "position_id": [str(p) for p in world.positions],
         "token": [
             t
-            for key in ("join", "unsubscribe", "shared", "password_token")
+            for key in ("join", "unsubscribe", "shared", "password_token", "watch")
             for t in world.tokens[key]
         ],
         "uidb64": world.tokens["uidb64"],

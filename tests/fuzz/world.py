@@ -21,7 +21,9 @@ from games.play import actions as play
 from games.ratings.models import Rating, RatingChange, SeasonRating
 from games.review import sharing
 from games.tables import services as tables
+from games.tournaments import services as tournaments
 from games.trainer import services as trainer
+from games.watching import services as watching
 from tests.factories import make_user, play_out, roll_now, score_now
 from tests.licensing.licensing_support import KNOWN
 
@@ -105,6 +107,15 @@ def build() -> World:
 
     _rated(host, seated, games["online"])
 
+    # Watching: a private tournament's game under way (the seated account plays it), and the
+    # online game's watch link given out by its host.
+    cup = tournaments.open_tournament(host=host, name="Fuzz cup", kind="classic", listed=False)
+    tournaments.join(user=seated, token=cup.token)
+    tournaments.start(user=host, token=cup.token)
+    games["tournament"] = tournaments.play(user=seated, token=cup.token)
+    roll_now(games["tournament"], seated, 3, 3, 3, 5, 6)
+    watched = watching.allow_watching(game_id=games["online"].pk, user=host)
+
     over = games["over"]
     shared = sharing.share_card(user=host, game_id=over.pk, position=0)
     world.tokens = {
@@ -114,6 +125,7 @@ def build() -> World:
         "uidb64": [urlsafe_base64_encode(force_bytes(host.pk))],
         "password_token": [default_token_generator.make_token(host)],
         "public_id": [str(host.public_id), str(seated.public_id)],
+        "watch": [cup.token, str(watched.watch_token)],
     }
     first = trainer.draw(user=host)
     world.positions = [first.pk] if first is not None else []

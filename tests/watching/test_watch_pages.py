@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
@@ -131,6 +132,7 @@ def test_watching_uses_no_trial_game_takes_no_seat_and_marks_no_page_open(alice:
     roll_now(game, alice, 1, 2, 3, 4, 5)
     watcher = make_user("carol", trial_games_used=1)
     seats = Seat.objects.count()
+    caches["presence"].clear()  # kept across tests: another test's game may have had id 1
 
     for client in (client_for(watcher), Client()):
         assert client.get(watch_url(tournament, game)).status_code == 200
