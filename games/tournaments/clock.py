@@ -37,6 +37,8 @@ def parse_start(text: str) -> datetime:
         naive = datetime.fromisoformat(text)
     except ValueError as wrong:
         raise BadInput(f"There is no such date and time as {text!r}.") from wrong
+    if not 2000 <= naive.year <= 9000:  # year 1 in a zone east of UTC is before year 1 in UTC
+        raise BadInput("The start must be within 30 days from now.")
     return timezone.make_aware(naive, timezone.get_current_timezone())
 
 

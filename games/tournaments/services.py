@@ -41,6 +41,15 @@ class TournamentRefused(GameError):
     the message says why (answered 409)."""
 
 
+def _settled(token: str, now: datetime) -> Tournament:
+    """The tournament of ``token`` as its clock says it is (``settle``), in a transaction of
+    its own: a refusal after it does not undo what the clock did."""
+    found = Tournament.objects.filter(token=token).first()
+    if found is None:
+        raise GameNotFound("There is no such tournament: check the link.")
+    return settle(found, now)
+
+
 def _locked(token: str) -> Tournament:
     found = Tournament.objects.select_for_update().filter(token=token).first()
     if found is None:
@@ -171,7 +180,6 @@ def settle(tournament: Tournament, now: datetime | None = None) -> Tournament:
     return tournament
 
 
-@transaction.atomic
 def join(*, user: User, token: str, now: datetime | None = None) -> Entry:
     """Enter ``user`` in the tournament of ``token``, while it is open (not started, by its
     host or its clock) and below its cap. Racing joins: the count rises by a conditional UPDATE
@@ -179,20 +187,19 @@ def join(*, user: User, token: str, now: datetime | None = None) -> Entry:
     changes nothing. A trial account with no game left is told now (its game will use one,
     like any game)."""
     now = now or timezone.now()
-    found = Tournament.objects.filter(token=token).first()
-    if found is None:
-        raise GameNotFound("There is no such tournament: check the link.")
-    settle(found, now)
+    found = _settled(token, now)
+    with transaction.atomic():
+        return _join(found, user)
+
+
+def _join(found: Tournament, user: User) -> Entry:
     if Entry.objects.filter(tournament=found, user=user).exists():
         raise TournamentRefused("You have joined this tournament already.")
     licensing.check_can_start(user=user)
-    counted = (
-        Tournament.objects.filter(
-            pk=found.pk, started_at__isnull=True, ended_at__isnull=True, entrants__lt=F("cap")
-        )
-        .filter(Q(starts_at__isnull=True) | Q(starts_at__gt=now))
-        .update(entrants=F("entrants") + 1)
-    )
+    # Started by the clock is written by now (``_settled``, committed before this transaction).
+    counted = Tournament.objects.filter(
+        pk=found.pk, started_at__isnull=True, ended_at__isnull=True, entrants__lt=F("cap")
+    ).update(entrants=F("entrants") + 1)
     if not counted:
         raise _why_closed(Tournament.objects.get(pk=found.pk))
     try:
@@ -210,14 +217,16 @@ def _why_closed(tournament: Tournament) -> TournamentRefused:
     return TournamentRefused(f"This tournament is full: it takes {tournament.cap:,} players.")
 
 
-@transaction.atomic
 def start(*, user: User, token: str) -> Tournament:
     """The host starts the tournament: its entrants may play their games from now on, and
     nobody more may join. Only its host (``NotTheHost``), once, before its end, with somebody
     entered."""
-    found = Tournament.objects.filter(token=token).first()
-    if found is not None:
-        settle(found)  # before the lock: an end by the clock locks the games first
+    _settled(token, timezone.now())  # before the lock: an end by the clock locks games first
+    with transaction.atomic():
+        return _start(user, token)
+
+
+def _start(user: User, token: str) -> Tournament:
     tournament = _locked(token)
     if tournament.is_sites:
         raise NotTheHost("The site's weekly tournament starts by its clock: nobody starts it.")
@@ -234,20 +243,21 @@ def start(*, user: User, token: str) -> Tournament:
     return tournament
 
 
-@transaction.atomic
 def end(*, user: User, token: str) -> Tournament:
     """The host ends the tournament (started or not): its games no longer count nor move, its
     dice may be seen, and its final standings stand. Only its host, once."""
-    found = Tournament.objects.filter(token=token).first()
-    if found is None:
-        raise GameNotFound("There is no such tournament: check the link.")
+    found = _settled(token, timezone.now())
     if found.is_sites:
         raise NotTheHost("The site's weekly tournament ends by its clock: nobody ends it.")
     if found.host_id != user.pk:
         raise NotTheHost("Only the tournament's host can end it.")
-    settle(found)
+    with transaction.atomic():
+        return _end(found)
+
+
+def _end(found: Tournament) -> Tournament:
     _lock_games_in_play(found.pk)
-    tournament = _locked(token)
+    tournament = _locked(found.token)
     if tournament.ended_at is not None:
         raise TournamentRefused("This tournament is over already.")
     tournament.ended_at = timezone.now()
@@ -287,16 +297,17 @@ def end_if_all_over(tournament_id: int) -> bool:
     return True
 
 
-@transaction.atomic
 def play(*, user: User, token: str, now: datetime | None = None) -> Game:
     """``user``'s game of the tournament: the one begun already, else begun now (alone, on the
     tournament's dice, no help; a trial game used like any game's). Only an entrant, once the
     host or the clock has started it and until its end; two tabs at once begin one game (the
     entry's row is locked)."""
-    tournament = Tournament.objects.filter(token=token).first()
-    if tournament is None:
-        raise GameNotFound("There is no such tournament: check the link.")
-    tournament = settle(tournament, now)
+    tournament = _settled(token, now or timezone.now())
+    with transaction.atomic():
+        return _play(tournament, user)
+
+
+def _play(tournament: Tournament, user: User) -> Game:
     entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
     if entry is None:
         raise TournamentRefused("You have not joined this tournament.")
