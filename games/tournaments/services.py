@@ -1,8 +1,9 @@
-"""A tournament's writes, one transaction each: opening one (a registered account), joining
-(below the cap, once), the host's start and end, an entrant's one game on its dice, the end
-that comes by itself when every entrant's game is over, and the start and end that come by the
-clock (``start_on_time``, ``end_on_time``: a task's at the set time, and ``settle``'s wherever
-a late task would matter). Each end enqueues the perfect bot's game on the tournament's dice
+"""A tournament's writes, one transaction each (after the clock's, in its own, when due):
+opening one (a registered account), joining (below the cap, once), the host's start and end,
+an entrant's one game on its dice, the end that comes by itself when every entrant's game is
+over, and the start and end that come by the clock (``start_on_time``, ``end_on_time``: a
+task's at the set time, and ``settle``'s wherever a late task would matter). Each end enqueues
+the perfect bot's game on the tournament's dice
 (``games.tournaments.perfect``), never sooner: the dice are sealed until then.
 
 The rules that matter under racing requests are held by the database: the cap by a conditional
