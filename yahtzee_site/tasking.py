@@ -2,7 +2,9 @@
 
 - ``later(task, **kwargs)`` enqueues ``task`` once the current transaction commits: the rows
   the task reads are there when a worker picks it up, and a move rolled back enqueues nothing.
-  Enqueuing itself never fails the request: a queue that refuses is logged.
+  Enqueuing itself never fails the request: a queue that refuses is logged. With ``run_after``,
+  the worker runs it no sooner (where the backend can wait; else at once, so a task run early
+  must find nothing due and do nothing: the tournaments' clock is such).
 - ``@retried`` (under ``@task``): a task that raises is logged with its arguments and enqueued
   again, ``RETRY_AFTER`` later each time, up to ``ATTEMPTS`` runs in all. Every task of the
   site is idempotent (a claimed row, a unique key, a check of what is done already), so a run
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from django.db import transaction
@@ -35,14 +37,23 @@ RETRY_AFTER: Final = (timedelta(seconds=10), timedelta(minutes=1), timedelta(min
 """How long before each retry (the last one again for any later)."""
 
 
-def later(task: Task[Any, Any], /, **kwargs: Any) -> None:
+def later(task: Task[Any, Any], /, *, run_after: datetime | None = None, **kwargs: Any) -> None:
     """Enqueue ``task`` with ``kwargs`` once the current transaction commits (at once outside
-    one)."""
-    transaction.on_commit(functools.partial(_enqueue, task, kwargs), robust=True)
+    one), to run no sooner than ``run_after`` when given."""
+    enqueue = functools.partial(_enqueue, task, kwargs, run_after=run_after)
+    transaction.on_commit(enqueue, robust=True)
 
 
-def _enqueue(task: Task[Any, Any], kwargs: dict[str, Any], *, attempt: int = 1) -> None:
+def _enqueue(
+    task: Task[Any, Any],
+    kwargs: dict[str, Any],
+    *,
+    attempt: int = 1,
+    run_after: datetime | None = None,
+) -> None:
     try:
+        if run_after is not None and task.get_backend().supports_defer:
+            task = task.using(run_after=run_after)
         if attempt > 1:
             wait = RETRY_AFTER[min(attempt - 2, len(RETRY_AFTER) - 1)]
             if task.get_backend().supports_defer:

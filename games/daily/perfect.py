@@ -1,6 +1,7 @@
-"""Perfect play on a day's dice: the perfect bot plays the day's challenge through the rules,
-on the same positional dice every player gets. Deterministic given the key and the day, so it
-is computed once and kept (``services.challenge``)."""
+"""Perfect play on shared dice: the perfect bot plays a game through the rules, on the same
+positional dice every player gets (a day's challenge, a tournament: ``play_stream``).
+Deterministic given the key and the stream, so it is computed once and kept
+(``services.challenge``; a tournament's ``perfect_total``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import date
 from typing import Any
 
 from games import rules, strategy
-from games.daily.dice import positional_source
+from games.daily.dice import day_stream, stream_source
 from games.rules import actions
 
 
@@ -24,8 +25,17 @@ class PerfectGame:
 
 def play_day(key: bytes, day: date, advisor: strategy.Advisor) -> PerfectGame:
     """The perfect bot's Classic solo game on ``day``'s dice under ``key``."""
+    return play_stream(key, day_stream(day), rules.CLASSIC, advisor)
+
+
+def play_stream(
+    key: bytes, stream: str, kind: rules.GameKind, advisor: strategy.Advisor
+) -> PerfectGame:
+    """The perfect bot's solo game of ``kind`` on ``stream``'s dice under ``key``: each roll
+    throws the faces of the positions a player's same roll would throw (``stream_source``).
+    Exact for Classic; on a Triple card the advisor's stated heuristic (``games.strategy``)."""
     bot = strategy.make_bot("perfect", advisor, random.Random(0))  # the perfect bot never draws
-    match = rules.Match.start(rules.CLASSIC, 1, players=(None,))
+    match = rules.Match.start(kind, 1, players=(None,))
     turns: list[dict[str, Any]] = []
     rolls: list[list[int]] = []
     holds: list[list[bool]] = []
@@ -36,7 +46,7 @@ def play_day(key: bytes, day: date, advisor: strategy.Advisor) -> PerfectGame:
             action = actions.Roll(None, decided.held if match.turn.has_rolled else None)
             if match.turn.has_rolled:
                 holds.append(list(decided.held))
-            match = match.act(action, positional_source(key, day, match, action))
+            match = match.act(action, stream_source(key, stream, match, action))
             assert match.turn.dice is not None
             rolls.append(list(match.turn.dice))
             continue

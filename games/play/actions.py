@@ -71,8 +71,9 @@ def act(
     if table.game.status == GameStatus.IN_PROGRESS and not isinstance(asked, actions.End):
         # A day's challenge no longer counts once its day is over: it may only be abandoned.
         daily_clock.verify_open(table.game.challenge_day, now)
-        # Nor does a tournament's once it has ended (its host ended it, or every game is over).
-        tournament_closing.verify_open(table.game.tournament_id)
+        # Nor does a tournament's once it has ended (its host ended it, every game is over, or
+        # its set end has come).
+        tournament_closing.verify_open(table.game.tournament_id, now)
     if version is not None and version != table.game.version:
         if isinstance(asked, ComputersTurn):
             return table  # another page asked for this step first

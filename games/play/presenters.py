@@ -292,7 +292,11 @@ def game_context(
         message = daily_clock.closed_text(day)
     # A tournament's game after the tournament's end, likewise (one read, for those games alone).
     tournament = tournament_of(game)
-    if game.is_in_progress and tournament is not None and tournament.ended_at is not None:
+    if (
+        game.is_in_progress
+        and tournament is not None
+        and tournament_closing.end_of(tournament) is not None
+    ):
         closed = True
         message = message or tournament_closing.ended_text(tournament)
     on_turn = not closed and match.on_turn is not None and match.player_of(match.on_turn) == by

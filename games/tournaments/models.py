@@ -4,6 +4,8 @@ tournament's dice (``Game.tournament`` says the same from the game's side, for t
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -13,6 +15,10 @@ from games.models import KIND_CHOICES
 
 MAX_PLAYERS = 1000
 """The most entrants a tournament takes (its ``cap`` is at most this)."""
+
+SITE_HOST = "Yahtzee"
+"""Who the pages say hosts the site's own tournaments (no account does): the site, by the
+name ``base.html`` gives it."""
 
 
 class Tournament(models.Model):
@@ -91,6 +97,24 @@ class Tournament(models.Model):
     def is_open(self) -> bool:
         """Open to join: not started, not ended."""
         return self.started_at is None and self.ended_at is None
+
+    @property
+    def host_shown(self) -> str:
+        """The host as the pages name it: the account, or the site for its own."""
+        return SITE_HOST if self.host_id is None else str(self.host)
+
+    @property
+    def is_sites(self) -> bool:
+        """The site's own (the weekly tournament): nobody starts or ends it by hand."""
+        return self.host_id is None
+
+    def due_to_start(self, now: datetime) -> bool:
+        """Its set start has come and nothing has started or ended it yet."""
+        return self.is_open and self.starts_at is not None and self.starts_at <= now
+
+    def due_to_end(self, now: datetime) -> bool:
+        """Its set end has come and nothing has ended it yet."""
+        return self.ended_at is None and self.ends_at is not None and self.ends_at <= now
 
 
 class Entry(models.Model):

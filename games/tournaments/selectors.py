@@ -33,18 +33,33 @@ RANKING_NOTE = (
 
 @dataclass(frozen=True)
 class Listing:
+    weekly: list[Tournament]
+    """The site's weekly tournaments not over (this week's, next week's), soonest first."""
     open: list[Tournament]
     running: list[Tournament]
     over: list[Tournament]
 
+    @property
+    def shown(self) -> list[Tournament]:
+        """Those whose clock may still move: the weekly, open and running ones."""
+        return self.weekly + self.open + self.running
+
 
 def listed() -> Listing:
-    """The listed tournaments, newest first, by state (the ``tournament_listed`` index)."""
+    """The listed tournaments, newest first, by state (the ``tournament_listed`` index); the
+    site's weekly ones not over first, in a list of their own (the unique ``weekly`` key's
+    index)."""
     rows = Tournament.objects.filter(listed=True).order_by("-created_at", "-id")
+    hosts = rows.filter(weekly__isnull=True).select_related("host")
     return Listing(
-        open=list(rows.filter(started_at__isnull=True, ended_at__isnull=True)[:LISTED]),
-        running=list(rows.filter(started_at__isnull=False, ended_at__isnull=True)[:LISTED]),
-        over=list(rows.filter(ended_at__isnull=False)[:LISTED]),
+        weekly=list(
+            Tournament.objects.filter(weekly__isnull=False, ended_at__isnull=True).order_by(
+                "starts_at"
+            )[:2]
+        ),
+        open=list(hosts.filter(started_at__isnull=True, ended_at__isnull=True)[:LISTED]),
+        running=list(hosts.filter(started_at__isnull=False, ended_at__isnull=True)[:LISTED]),
+        over=list(rows.filter(ended_at__isnull=False).select_related("host")[:LISTED]),
     )
 
 

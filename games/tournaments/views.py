@@ -7,11 +7,13 @@ listed one is linked from the list). While it runs, the standings ask again ever
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -21,8 +23,8 @@ from accounts.models import User
 from games import rules
 from games.daily import presenters as daily_presenters
 from games.daily import results as daily_results
-from games.errors import GameError, GameNotFound, status_for
-from games.tournaments import selectors, services
+from games.errors import BadInput, GameError, GameNotFound, status_for
+from games.tournaments import clock, selectors, services, weekly
 from games.tournaments.models import MAX_PLAYERS, Tournament
 from yahtzee_site import numbers
 
@@ -35,8 +37,28 @@ def _viewer(request: HtmxRequest | AuthedRequest) -> User | None:
 
 @require_GET
 def list_page(request: HtmxRequest) -> HttpResponse:
-    """The listed tournaments: open to join, running, over."""
-    return render(request, "games/tournaments/list.html", {"listing": selectors.listed()})
+    """The listed tournaments: the site's weekly first, then open to join, running, over. This
+    week's and next week's weekly are made here when missing (a cached flag: normally no
+    write), and a listed tournament whose set time has come is settled (no write otherwise)."""
+    weekly.ensure_cheaply()
+    listing = selectors.listed()
+    now = timezone.now()
+    due = [t for t in listing.shown if t.due_to_start(now) or t.due_to_end(now)]
+    for tournament in due:
+        services.settle(tournament, now)
+    if due:
+        listing = selectors.listed()
+    context = {"listing": listing, "weekly": [(t, _when(t)) for t in listing.weekly]}
+    return render(request, "games/tournaments/list.html", context)
+
+
+def _when(tournament: Tournament) -> str:
+    """ "Starts Saturday 12 December 2026, 18:00 UTC", or once started, until when it runs."""
+    if tournament.started_at is None and tournament.starts_at is not None:
+        return f"Starts {clock.shown(tournament.starts_at)}"
+    if tournament.ends_at is not None:
+        return f"Running, until {clock.shown(tournament.ends_at)}"
+    return "Running"
 
 
 @login_required
@@ -44,11 +66,16 @@ def list_page(request: HtmxRequest) -> HttpResponse:
 def new(request: AuthedRequest) -> HttpResponse:
     """The host's form (GET) and the tournament opened by it (POST), then its page; a refusal
     is the form again with its message, having opened nothing."""
+    now = timezone.localtime()
     context: dict[str, Any] = {
         "kinds": [(kind.key, kind.name) for kind in rules.KINDS.values()],
         "max_players": MAX_PLAYERS,
         "licence": licensing.licence_of(request.user),
         "form": request.POST,
+        "lengths": [(str(hours), clock.length_text(hours)) for hours in clock.LENGTHS],
+        "zone": now.tzname(),
+        "earliest": f"{now:%Y-%m-%dT%H:%M}",
+        "latest": f"{now + clock.FURTHEST_START:%Y-%m-%dT%H:%M}",
     }
     if request.method != "POST":
         return render(request, "games/tournaments/new.html", context)
@@ -60,12 +87,15 @@ def new(request: AuthedRequest) -> HttpResponse:
             request, "games/tournaments/new.html", context | {"message": message}, status=400
         )
     try:
+        starts_at, length = _clock_asked(request)
         tournament = services.open_tournament(
             host=request.user,
             name=request.POST.get("name", ""),
             kind=request.POST.get("kind", rules.CLASSIC.key),
             listed=request.POST.get("listed") == "on",
             cap=cap,
+            starts_at=starts_at,
+            length=length,
         )
     except GameError as refused:
         context["message"] = str(refused)
@@ -73,11 +103,28 @@ def new(request: AuthedRequest) -> HttpResponse:
     return redirect("tournaments:page", token=tournament.token)
 
 
+def _clock_asked(request: AuthedRequest) -> tuple[datetime | None, timedelta | None]:
+    """The form's start ("host": when the host presses start; "at": the set time given) and
+    length (none: until the host ends it or every game is over)."""
+    starts_at = None
+    if request.POST.get("start") == "at":
+        starts_at = clock.parse_start(request.POST.get("starts_at", ""))
+    runs = request.POST.get("runs", "")
+    if not runs:
+        return starts_at, None
+    try:
+        hours = numbers.whole(runs, low=1, high=clock.LENGTHS[-1])
+    except numbers.NotANumber as wrong:
+        raise BadInput("A tournament runs 1 hour to 7 days.") from wrong
+    return starts_at, timedelta(hours=hours)
+
+
 def _tournament_or_404(token: str) -> Tournament:
+    """The tournament of ``token``, settled by its clock (``services.settle``)."""
     found = Tournament.objects.select_related("host").filter(token=token).first()
     if found is None:
         raise Http404("There is no such tournament: check the link.")
-    return found
+    return services.settle(found)
 
 
 @require_GET
@@ -107,6 +154,9 @@ def render_page(
         "poll_seconds": POLL_SECONDS,
         "message": message,
         "link": request.build_absolute_uri(request.path),
+        "starts_at_shown": clock.shown(tournament.starts_at) if tournament.starts_at else "",
+        "ends_at_shown": clock.shown(tournament.ends_at) if tournament.ends_at else "",
+        "perfect_total": tournament.perfect_total,
     }
     if request.htmx and not request.htmx.history_restore_request and not message:
         response = render(request, "games/tournaments/page.html#standings", context)

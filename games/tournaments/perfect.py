@@ -1,0 +1,42 @@
+"""Perfect play on a tournament's dice: once it is over (never sooner: its dice are sealed till
+then), the perfect bot plays one game on the faces every entrant threw, and its total is kept
+(``Tournament.perfect_total``) for the final standings' unranked line.
+
+The game is the daily challenge's perfect game (``games.daily.perfect.play_stream``) on the
+tournament's stream (``games.tournaments.dice``): each roll throws the positions a player's
+same roll throws, so the bot sees exactly the faces a player would. Exact for Classic; for
+Triple it is the advisor's stated heuristic (each column valued as a Classic game of its own),
+the best the site's computer players know, not a proven optimum."""
+
+from __future__ import annotations
+
+from games import advice, rules, strategy
+from games.daily import dice as shared
+from games.daily.perfect import play_stream
+from games.tournaments import dice
+from games.tournaments.models import Tournament
+
+
+def total_on(
+    key: bytes, tournament_id: int, kind: rules.GameKind, advisor: strategy.Advisor
+) -> int:
+    """The perfect bot's total on tournament ``tournament_id``'s dice under ``key``."""
+    return play_stream(key, dice.stream(tournament_id), kind, advisor).total
+
+
+def work_out(tournament_id: int) -> bool:
+    """Write the tournament's ``perfect_total`` if it is over and not written yet (idempotent:
+    a conditional UPDATE, whoever runs it, however often). Whether this run wrote it."""
+    found = (
+        Tournament.objects.only("kind", "ended_at", "perfect_total")
+        .filter(pk=tournament_id)
+        .first()
+    )
+    if found is None or found.ended_at is None or found.perfect_total is not None:
+        return False
+    total = total_on(shared.site_key(), tournament_id, found.rules_kind, advice.advisor())
+    return bool(
+        Tournament.objects.filter(
+            pk=tournament_id, ended_at__isnull=False, perfect_total__isnull=True
+        ).update(perfect_total=total)
+    )
