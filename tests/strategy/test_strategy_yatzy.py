@@ -188,3 +188,17 @@ def test_build_strategy_builds_or_finds_both_tables(
     call_command("build_strategy", "--dir", str(strategy_dir), stdout=out)
     assert "strategy-yatzy.bin is up to date (Yatzy, no Joker)" in out.getvalue()
     assert "Expected score of a new game: 248.4400" in out.getvalue()
+
+
+def test_the_beginner_chases_yatzys_straights_only_while_they_are_open(
+    yatzy_advisor: Advisor,
+) -> None:
+    beginner = make_bot("beginner", yatzy_advisor, random.Random(0))
+    run = rules.Turn((1, 2, 3, 4, 6), rolls_used=1)
+    open_card = rules.Sheet(kind=YATZY)
+    done = rules.Sheet(kind=YATZY, cards=({"yatzy_small_straight": 0, "yatzy_large_straight": 0},))
+
+    assert beginner.decide(open_card, run) == RollDice((True, True, True, True, False))
+    assert beginner.decide(done, run) == RollDice((False, False, False, False, True))
+    house = rules.Turn((3, 3, 3, 5, 5), rolls_used=1)
+    assert beginner.decide(open_card, house) == ScoreBox(0, rules.Box.YATZY_FULL_HOUSE)
