@@ -172,7 +172,7 @@ def verify_score(sheet: Sheet, turn: Turn, box: str, column: int = 0) -> int:
     if turn.dice is None:
         raise NotRolledYet("Roll the dice before scoring.")
     if box not in sheet.kind.boxes:
-        raise UnknownBox(f"There is no box called {box!r} on a {sheet.kind.name} card.")
+        raise UnknownBox(f"There is no box called {box!r}.")  # a box of another kind's card too
     if not 0 <= column < sheet.kind.columns:
         raise UnknownBox(f"There is no column {column + 1}.")
     card = sheet.cards[column]
