@@ -14,8 +14,9 @@ from django.db.models import Q
 
 from games import rules
 
-KIND_CHOICES = [(kind.key, kind.name) for kind in rules.KINDS.values()]
-"""The kinds of game (``rules.KINDS``) as the database stores them."""
+KIND_CHOICES = [(kind.key, kind.name) for kind in rules.PLAYABLE.values()]
+"""The kinds of game the site offers (``rules.PLAYABLE``) as the database stores them: every
+chooser reads them. Yatzy (in ``rules.KINDS``) joins once its pages can show it."""
 
 
 TURN_LIMITS = {60: "1 minute", 3600: "1 hour", 86400: "1 day"}
@@ -101,7 +102,9 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=GameStatus.values), name="game_status_valid"
             ),
-            models.CheckConstraint(condition=Q(kind__in=list(rules.KINDS)), name="game_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind__in=list(rules.PLAYABLE)), name="game_kind_valid"
+            ),
         ]
 
     def __str__(self) -> str:

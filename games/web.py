@@ -17,7 +17,8 @@ from games import rules, store
 from games.errors import GameNotFound
 from games.store import SeatedGame
 
-KINDS = list(rules.KINDS)
+KINDS = list(rules.PLAYABLE)
+"""The kinds a query string or form may choose: those the site offers (not yet Yatzy)."""
 
 
 def seated_or_404(game_id: int, user: User) -> SeatedGame:

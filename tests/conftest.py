@@ -19,7 +19,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import store
+from games import rules, store
 from games.models import Game, GameStatus, Score, Seat
 from games.strategy import Convention, StrategyTable, ensure_table
 from games.tables import services
@@ -158,6 +158,12 @@ def table(strategy_dir: Path) -> StrategyTable:
     """The forced-Joker table of RULES.md, stored and memory-mapped as a server would use it."""
     # One process: forking from a test process that runs browser threads risks a deadlock.
     return ensure_table(strategy_dir, Convention.FORCED, processes=1).table
+
+
+@pytest.fixture(scope="session")
+def yatzy_table(strategy_dir: Path) -> StrategyTable:
+    """Yatzy's table (docs/YATZY.md), stored beside Classic's (a few seconds)."""
+    return ensure_table(strategy_dir, kind=rules.YATZY).table
 
 
 @pytest.fixture

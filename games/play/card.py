@@ -45,9 +45,10 @@ class CardRow:
 
 
 @cache
-def _box_facts(box: rules.Box) -> dict[str, Any]:
-    """What a row says of its box, the same in every game: worked out once per process."""
-    letter = box.letter
+def _box_facts(box: rules.Box, kind: rules.GameKind) -> dict[str, Any]:
+    """What a row says of its box, the same in every game of a kind: worked out once per
+    process."""
+    letter = kind.letter(box)
     return {
         "upper": box.is_upper,
         "key": letter.lower(),
@@ -64,7 +65,7 @@ def card_rows(
     offers in each open box (none off turn), ``rolled`` whether the dice are on the table
     (an open box they cannot go in is then forbidden)."""
     sections: dict[bool, list[CardRow]] = {True: [], False: []}
-    for box in rules.CATEGORIES:
+    for box in sheet.kind.boxes:
         cells = []
         for column, card in enumerate(sheet.cards):
             filled = card.get(box)
@@ -78,7 +79,7 @@ def card_rows(
                     column=column + 1,
                 )
             )
-        sections[box.is_upper].append(CardRow(**_box_facts(box), cells=tuple(cells)))
+        sections[box.is_upper].append(CardRow(**_box_facts(box, sheet.kind), cells=tuple(cells)))
     return sections[True], sections[False]
 
 
@@ -165,7 +166,7 @@ def scoreboard(
         return BoardRow(label, css, tuple(zip(values, on_turn, strict=True)))
 
     boxes = [_weighted(sheet.cards, weights) for sheet in sheets]
-    rows = [row(box.label, "", [points.get(box) for points in boxes]) for box in rules.CATEGORIES]
+    rows = [row(box.label, "", [points.get(box) for points in boxes]) for box in kind.boxes]
     if totals is None:
         totals = [sheet.totals() for sheet in sheets]
     upper_bonus: list[int | None] = [

@@ -96,7 +96,7 @@ def _reversed(name: str, args: tuple[int, ...], prefix: str) -> str:
 def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
     columns = []
     for card, multiplier in zip(sheet.cards, sheet.kind.multipliers, strict=True):
-        totals = rules.totals(card)
+        totals = rules.totals(card, kind=sheet.kind)
         subtotal = totals["upper_subtotal"]
         columns.append(
             {
@@ -105,7 +105,7 @@ def _column_totals(sheet: rules.Sheet) -> list[dict[str, Any]]:
                 "weighted": multiplier * totals["grand_total"],
                 "upper_needed": max(0, rules.UPPER_BONUS_THRESHOLD - subtotal),
                 "upper_progress": min(subtotal, rules.UPPER_BONUS_THRESHOLD),
-                "upper_done": all(box in card for box in rules.UPPER),
+                "upper_done": all(box in card for box in sheet.kind.upper),
             }
         )
     return columns
@@ -418,7 +418,7 @@ def game_context(
             )
             if part
         ),
-        "boxes": rules.CATEGORIES,
+        "boxes": kind.boxes,
         "limits": LIMITS,
         "urls": urls,
         "oob": False,  # the roll answer sets it; set here, the templates never look it up in vain

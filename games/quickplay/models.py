@@ -33,7 +33,9 @@ class QuickWait(models.Model):
     class Meta:
         app_label = "games"
         constraints = [
-            models.CheckConstraint(condition=Q(kind__in=list(rules.KINDS)), name="quick_wait_kind")
+            models.CheckConstraint(
+                condition=Q(kind__in=list(rules.PLAYABLE)), name="quick_wait_kind"
+            )
         ]
         indexes = [
             # The pairing's read: the waits of one kind within a range of ratings.

@@ -162,7 +162,7 @@ def join(*, user: User, kind: str, now: datetime.datetime | None = None) -> Wait
 
     ``UnknownKind``; ``AlreadyWaiting`` for a second wait; ``licensing.TrialOver`` or
     ``EmailNotConfirmed`` for an account that could not start a game (nothing is used)."""
-    if kind not in rules.KINDS:
+    if kind not in rules.PLAYABLE:
         raise UnknownKind()
     now = timezone.now() if now is None else now
     licensing.check_can_start(user=user)

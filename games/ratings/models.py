@@ -27,7 +27,7 @@ class Rating(models.Model):
         app_label = "games"
         constraints = [
             models.UniqueConstraint(fields=["user", "kind"], name="rating_one_per_kind"),
-            models.CheckConstraint(condition=Q(kind__in=list(rules.KINDS)), name="rating_kind"),
+            models.CheckConstraint(condition=Q(kind__in=list(rules.PLAYABLE)), name="rating_kind"),
         ]
         indexes = [models.Index(fields=["kind", "-rating", "user"], name="rating_table")]
 

@@ -258,7 +258,7 @@ def card_rows(
     marks = {slot[:2]: slot[2] for slot in (_slot(best), _slot(chosen)) if slot}
     chosen_slot, best_slot = _slot(chosen), _slot(best)
     rows = []
-    for box in rules.CATEGORIES:
+    for box in sheet.kind.boxes:
         cells = []
         for column, card in enumerate(sheet.cards):
             filled = card.get(box)

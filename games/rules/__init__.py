@@ -1,15 +1,26 @@
-"""The rules of Yahtzee as pure Python: boxes, dice, scoring, the turn, the score sheet and the
-whole match (every seat, who goes first, undo, resign, skip) with its log of events.
+"""The rules of Yahtzee and of its Nordic cousin Yatzy as pure Python: boxes, dice, scoring,
+the turn, the score sheet and the whole match (every seat, who goes first, undo, resign, skip)
+with its log of events.
 
 Nothing here imports Django, reads the clock or touches a global random generator. Dice come
 from a ``DiceSource`` passed in, so tests script them and production draws them from
-``secrets.SystemRandom``. ``../shared/RULES.md`` is the specification this package implements;
-``from games import rules`` gives the whole vocabulary.
+``secrets.SystemRandom``. ``../shared/RULES.md`` (Yahtzee) and ``docs/YATZY.md`` (Yatzy) are
+the specification this package implements; ``from games import rules`` gives the whole
+vocabulary.
 """
 
 from games.rules import actions
 from games.rules.actions import Action, Player
-from games.rules.boxes import CATEGORIES, FACE_OF, LOWER, UPPER, UPPER_BOX_OF_FACE, Box, Section
+from games.rules.boxes import (
+    CATEGORIES,
+    FACE_OF,
+    LOWER,
+    UPPER,
+    UPPER_BOX_OF_FACE,
+    YATZY_BOXES,
+    Box,
+    Section,
+)
 from games.rules.dice import (
     DICE_COUNT,
     FACES,
@@ -67,12 +78,17 @@ from games.rules.scoring import (
     FULL_HOUSE_POINTS,
     KINDS,
     LARGE_STRAIGHT_POINTS,
+    PLAYABLE,
     SMALL_STRAIGHT_POINTS,
     TRIPLE,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
     YAHTZEE_POINTS,
+    YATZY,
+    YATZY_LARGE_STRAIGHT_POINTS,
+    YATZY_SMALL_STRAIGHT_POINTS,
+    YATZY_UPPER_BONUS,
     Card,
     GameKind,
     GameTotals,
@@ -104,18 +120,19 @@ from games.rules.turn import (
 
 __all__ = [
     "CATEGORIES", "CLASSIC", "DICE_COUNT", "FACES", "FACE_OF", "FULL_HOUSE_POINTS", "KINDS",
-    "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "MAX_SEATS", "NO_HOLD", "SMALL_STRAIGHT_POINTS",
-    "TRIPLE", "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD", "UPPER_BOX_OF_FACE",
-    "YAHTZEE_BONUS", "YAHTZEE_POINTS", "Action", "Box", "BoxFilled", "CannotSkip", "Card", "Dice",
-    "DiceSource", "Ended", "FirstRoll", "GameKind", "GameTotals", "Held", "HeldDice", "Hinted",
-    "IllegalMove", "InvalidHold", "JokerForbids", "Match", "MatchEvent", "MatchOver", "MatchPhase",
-    "NoHelpHere", "NoHistory", "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo",
-    "OutOfTurn", "PlayedTurn", "Player", "Resigned", "Roll", "Rolled", "ScorecardComplete",
-    "Scored", "Scoring", "SeatResigned", "SeatState", "Section", "Sheet", "Skipped", "Slot",
-    "Standing", "Started", "TableRefused", "Turn", "Undone", "UnknownBox", "UnknownSeat",
-    "ZeroToConfirm", "actions", "box_score", "can_hold", "can_roll", "can_score", "column_scores",
-    "describe_dice", "describe_die", "face_name", "game_totals", "hold", "is_yahtzee",
-    "joker_applies", "legal_moves", "legal_scores", "played_turns", "roll", "score", "skipped_box",
-    "system_dice", "totals", "validate_dice", "verify_hold", "verify_roll", "verify_score",
-    "yahtzee_bonus"
+    "LARGE_STRAIGHT_POINTS", "LOWER", "MAX_ROLLS", "MAX_SEATS", "NO_HOLD", "PLAYABLE",
+    "SMALL_STRAIGHT_POINTS", "TRIPLE", "UPPER", "UPPER_BONUS", "UPPER_BONUS_THRESHOLD",
+    "UPPER_BOX_OF_FACE", "YAHTZEE_BONUS", "YAHTZEE_POINTS", "YATZY", "YATZY_BOXES",
+    "YATZY_LARGE_STRAIGHT_POINTS", "YATZY_SMALL_STRAIGHT_POINTS", "YATZY_UPPER_BONUS", "Action",
+    "Box", "BoxFilled", "CannotSkip", "Card", "Dice", "DiceSource", "Ended", "FirstRoll",
+    "GameKind", "GameTotals", "Held", "HeldDice", "Hinted", "IllegalMove", "InvalidHold",
+    "JokerForbids", "Match", "MatchEvent", "MatchOver", "MatchPhase", "NoHelpHere", "NoHistory",
+    "NoRollsLeft", "NotHost", "NotRolledYet", "NothingToUndo", "OutOfTurn", "PlayedTurn", "Player",
+    "Resigned", "Roll", "Rolled", "ScorecardComplete", "Scored", "Scoring", "SeatResigned",
+    "SeatState", "Section", "Sheet", "Skipped", "Slot", "Standing", "Started", "TableRefused",
+    "Turn", "Undone", "UnknownBox", "UnknownSeat", "ZeroToConfirm", "actions", "box_score",
+    "can_hold", "can_roll", "can_score", "column_scores", "describe_dice", "describe_die",
+    "face_name", "game_totals", "hold", "is_yahtzee", "joker_applies", "legal_moves",
+    "legal_scores", "played_turns", "roll", "score", "skipped_box", "system_dice", "totals",
+    "validate_dice", "verify_hold", "verify_roll", "verify_score", "yahtzee_bonus"
 ]  # fmt: skip

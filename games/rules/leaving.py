@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from games.rules.boxes import CATEGORIES, Box
+from games.rules.boxes import Box
 from games.rules.errors import (
     CannotSkip,
     NotHost,
@@ -30,7 +30,8 @@ def skipped_box(sheet: Sheet) -> Slot:
     chose, any other player may skip them. A skipped turn scores a zero in the skipped player's
     open box with the lowest top score: Aces (5), Twos (10), Threes (15), Fours (20), Fives and
     Full House (25), Sixes, 3 and 4 of a Kind, Small Straight and Chance (30), Large Straight
-    (40), YAHTZEE (50). In Triple Yahtzee the top score counts double in the second column and
+    (40), YAHTZEE (50); in Yatzy, the best of each of its boxes (``Box.best``: Small straight
+    15, Large straight 20 …). In Triple Yahtzee the top score counts double in the second column and
     triple in the third. On a tie, the leftmost column, then the box higher on the card. Any
     dice on the table are put aside unscored. The skipped player keeps their seat and plays
     their next turn as usual.
@@ -42,7 +43,7 @@ def skipped_box(sheet: Sheet) -> Slot:
     open_slots = [
         (column, box)
         for column, card in enumerate(sheet.cards)
-        for box in CATEGORIES
+        for box in sheet.kind.boxes
         if box not in card
     ]
     if not open_slots:
@@ -50,7 +51,7 @@ def skipped_box(sheet: Sheet) -> Slot:
 
     def most_it_could_score(slot: tuple[int, Box]) -> tuple[int, int, int]:
         column, box = slot
-        return box.best * sheet.kind.multipliers[column], column, box.position
+        return box.best * sheet.kind.multipliers[column], column, sheet.kind.position(box)
 
     return min(open_slots, key=most_it_could_score)
 

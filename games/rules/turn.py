@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from games.rules.boxes import CATEGORIES, Box
+from games.rules.boxes import Box
 from games.rules.dice import (
     DICE_COUNT,
     MAX_ROLLS,
@@ -171,8 +171,8 @@ def verify_score(sheet: Sheet, turn: Turn, box: str, column: int = 0) -> int:
         raise ScorecardComplete("Every box is filled: the game is over.")
     if turn.dice is None:
         raise NotRolledYet("Roll the dice before scoring.")
-    if box not in CATEGORIES:
-        raise UnknownBox(f"There is no box called {box!r}.")
+    if box not in sheet.kind.boxes:
+        raise UnknownBox(f"There is no box called {box!r}.")  # a box of another kind's card too
     if not 0 <= column < sheet.kind.columns:
         raise UnknownBox(f"There is no column {column + 1}.")
     card = sheet.cards[column]
@@ -197,7 +197,10 @@ def score(sheet: Sheet, turn: Turn, box: str, column: int = 0) -> tuple[Sheet, S
     bonus = yahtzee_bonus(turn.dice, card, kind=sheet.kind)
     joker = joker_applies(turn.dice, card, kind=sheet.kind)
     cards = tuple({**c, key: points} if i == column else dict(c) for i, c in enumerate(sheet.cards))
-    upper_bonus = totals(cards[column])["upper_bonus"] - totals(card)["upper_bonus"]
+    kind = sheet.kind
+    upper_bonus = (
+        totals(cards[column], kind=kind)["upper_bonus"] - totals(card, kind=kind)["upper_bonus"]
+    )
     new_sheet = Sheet(
         kind=sheet.kind,
         cards=cards,

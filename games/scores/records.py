@@ -24,7 +24,7 @@ def enter_scores(game: Game, seats: Sequence[Seat], match: rules.Match) -> None:
             user_id=seat.user_id,
             display_name=seat.display_name,
             grand_total=sheet.grand_total,
-            upper_bonuses=sum(1 for card in sheet.cards if rules.totals(card)["upper_bonus"]),
+            upper_bonuses=sum(1 for column in sheet.totals()["columns"] if column["upper_bonus"]),
             yahtzees=sheet.yahtzees,
             yahtzee_bonuses=sheet.yahtzee_bonuses,
             hints=seat.hints,

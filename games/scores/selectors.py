@@ -342,8 +342,8 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
         .values_list("grand_total", "finished_at", "upper_bonuses", "yahtzees",
                      "yahtzee_bonuses", "seat__accuracy", "seat__position", "game__state")
     )  # fmt: skip
-    columns = rules.KINDS[kind].columns
-    box_sums: dict[str, int] = dict.fromkeys(rules.CATEGORIES, 0)
+    boxes, columns = rules.KINDS[kind].boxes, rules.KINDS[kind].columns
+    box_sums: dict[str, int] = dict.fromkeys(boxes, 0)
     for *_, position, state in scores:  # a score's game is finished: it has a state
         for card in codec.sheet_of(state, position).cards:
             for box, points in card.items():
@@ -369,6 +369,6 @@ def player_stats(*, user_id: int, kind: str, private: bool = True) -> PlayerStat
                 average=box_sums[box] / played_columns if played_columns else 0.0,
                 best_possible=box.best,
             )
-            for box in rules.CATEGORIES
+            for box in boxes
         ],
     )

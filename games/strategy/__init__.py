@@ -1,8 +1,10 @@
-"""Perfect play for Yahtzee: the exact solver of Classic solitaire, the table it writes, a
-turn-level advisor, post-game analysis and computer players. Pure Python and numpy; no Django.
+"""Perfect play for Yahtzee and Yatzy: the exact solvers of Classic and Yatzy solitaire, the
+tables they write, a turn-level advisor, post-game analysis and computer players. Pure Python and
+numpy; no Django.
 
     build = ensure_table(directory)            # load, or compute and store (about a second)
-    advisor = Advisor(build.table)
+    build = ensure_table(directory, kind=YATZY)  # Yatzy's own table (a few seconds)
+    advisor = Advisor(build.table)             # advises the table's kind (Classic's: Triple too)
     advisor.hint(sheet, turn)                  # best move, alternatives, a sentence, exact?
     analyse(advisor, GameRecord(turns))        # points each decision cost
     make_bot("perfect", advisor, rng).decide(sheet, turn)
@@ -25,6 +27,7 @@ from games.strategy.solver import solve
 from games.strategy.states import Convention, State
 from games.strategy.table import (
     FORMAT_VERSION,
+    SOLVED,
     Build,
     StaleTable,
     StrategyTable,
@@ -36,9 +39,9 @@ from games.strategy.table import (
 )
 
 __all__ = [
-    "BOT_NAMES", "FORMAT_VERSION", "Action", "Advisor", "Analysis", "Bot", "Build", "Convention",
-    "Decision", "GameRecord", "Hint", "Option", "RecordError", "Report", "RollDice", "ScoreBox",
-    "Spread", "StaleTable", "State", "StrategyTable", "TurnRecord", "accuracy", "analyse",
-    "compute_table", "ensure_table", "grade", "load_table", "make_bot", "play_game", "save_table",
-    "seeded_dice", "simulate", "solve", "table_path",
+    "BOT_NAMES", "FORMAT_VERSION", "SOLVED", "Action", "Advisor", "Analysis", "Bot", "Build",
+    "Convention", "Decision", "GameRecord", "Hint", "Option", "RecordError", "Report", "RollDice",
+    "ScoreBox", "Spread", "StaleTable", "State", "StrategyTable", "TurnRecord", "accuracy",
+    "analyse", "compute_table", "ensure_table", "grade", "load_table", "make_bot", "play_game",
+    "save_table", "seeded_dice", "simulate", "solve", "table_path",
 ]  # fmt: skip

@@ -1,10 +1,10 @@
 """Turn-level advice: for the dice on the table and the rolls left, every move ranked by the
 final score it is expected to lead to, the best one first, in words a player reads.
 
-Classic solitaire advice is exact (it reads the solved table). Triple Yahtzee and games with
-other players get a stated heuristic: each column is valued as if it were a Classic game of its
-own (weighted by its multiplier), and the aim is one's own expected score, not the chance of
-winning.
+Classic and Yatzy solitaire advice is exact: an advisor reads one kind's solved table. Triple
+Yahtzee (over the Classic table) and games with other players get a stated heuristic: each
+column is valued as if it were a Classic game of its own (weighted by its multiplier), and the
+aim is one's own expected score, not the chance of winning.
 """
 
 from __future__ import annotations
@@ -20,14 +20,18 @@ from games.rules.boxes import CATEGORIES, UPPER, Box
 from games.rules.dice import DICE_COUNT, FACES, NO_HOLD, Dice, Held
 from games.rules.scoring import (
     CLASSIC,
+    TRIPLE,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_POINTS,
+    YATZY,
     Card,
+    GameKind,
     legal_moves,
     yahtzee_bonus,
 )
 from games.rules.turn import Sheet, Turn
+from games.strategy import yatzy
 from games.strategy.dice import (
     KEEP_COUNTS,
     KEEP_INDEX,
@@ -146,24 +150,48 @@ class Advisor:
         if table.convention is not Convention.FORCED:
             raise ValueError("Hints follow RULES.md: they need the forced-Joker table.")
         self.table = table
+        self.kind = table.kind
+        """The kind the table solves exactly (Classic's advises Triple by a heuristic too)."""
         self._values: FloatArray = np.asarray(table.values)
         self._cache: OrderedDict[tuple[int, ...], FloatArray | TurnValues] = OrderedDict()
         self._cache_size = cache_size
 
     # --- values -------------------------------------------------------------------------
 
-    def future(self, card: Card) -> float:
-        """The expected points still to come for a Classic card at the start of a turn."""
-        return float(self._values[State.of_card(card).index])
+    def advises(self, kind: GameKind) -> bool:
+        """Whether this advisor's table can rank a ``kind``'s moves: exactly its own kind, or
+        Triple by the Classic table's heuristic."""
+        return kind is self.kind or (self.kind is CLASSIC and kind is TRIPLE)
 
-    def _turn(self, state: State) -> TurnValues:
-        key = (state.index,)
+    def _check(self, sheet: Sheet) -> None:
+        if not self.advises(sheet.kind):
+            raise ValueError(f"The {self.kind.name} table cannot advise {sheet.kind.name}.")
+
+    def _index(self, card: Card) -> int:
+        if self.kind is YATZY:
+            return yatzy.state_index(card)
+        return State.of_card(card).index
+
+    def future(self, card: Card) -> float:
+        """The expected points still to come for a card of the table's kind (a column of a
+        Classic one for Triple) at the start of a turn."""
+        return float(self._values[self._index(card)])
+
+    def _turn(self, card: Card) -> TurnValues:
+        index = self._index(card)
+        key = (index,)
         found = self._cache.get(key)
         if isinstance(found, TurnValues):
             self._cache.move_to_end(key)
             return found
-        one = np.array([state.mask]), np.array([state.upper]), np.array([int(state.yahtzee50)])
-        squeezed = turn_values(score_values(self._values, *one, Convention.FORCED)[:, 0])
+        if self.kind is YATZY:
+            mask, upper = np.array([index >> 6]), np.array([index & 63])
+            squeezed = turn_values(yatzy.score_values(self._values, mask, upper)[:, 0])
+        else:
+            state = State.of_card(card)
+            flag = np.array([int(state.yahtzee50)])
+            one = np.array([state.mask]), np.array([state.upper]), flag
+            squeezed = turn_values(score_values(self._values, *one, Convention.FORCED)[:, 0])
         self._remember(key, squeezed)
         return squeezed
 
@@ -172,8 +200,16 @@ class Advisor:
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
-    def _box_gain(self, card: Card, state: State, box: Box, points: int, dice: Dice) -> float:
+    def _box_gain(self, card: Card, box: Box, points: int, dice: Dice) -> float:
         """Points of scoring ``box`` now (bonuses included) plus the expected points after."""
+        if self.kind is YATZY:
+            after_card = {**card, box: points}
+            before = yatzy.state_index(card) & 63
+            now = before + points if box.is_upper else before
+            bonus = YATZY.upper_bonus if before < UPPER_BONUS_THRESHOLD <= now else 0
+            after_value = 0.0 if len(after_card) == len(YATZY.boxes) else self.future(after_card)
+            return points + bonus + after_value
+        state = State.of_card(card)
         upper, bonus = state.upper, yahtzee_bonus(dice, card)
         if box in UPPER:
             if upper < UPPER_BONUS_THRESHOLD <= upper + points:
@@ -222,6 +258,7 @@ class Advisor:
     def options(self, sheet: Sheet, turn: Turn) -> list[Option]:
         """Every move open now, best first (holding all five dice is left out: it is the same
         as scoring now, one roll later)."""
+        self._check(sheet)
         if sheet.is_complete:
             return []
         base = self._baseline(sheet)
@@ -229,11 +266,10 @@ class Advisor:
             return [Option(RollDice(NO_HOLD), base, "Roll the dice")]
         dice = turn.dice
         roll = KEEP_INDEX[tuple(sorted(dice))]
-        states = [State.of_card(card) for card in sheet.cards]
         found = [
             Option(
                 ScoreBox(column, Box(box)),
-                base + self._score_gain(sheet, states, column, Box(box), points, dice),
+                base + self._score_gain(sheet, column, Box(box), points, dice),
                 describe_box(Box(box), points, column, sheet.kind.columns),
                 points,
             )
@@ -255,13 +291,13 @@ class Advisor:
 
     def best_action(self, sheet: Sheet, turn: Turn) -> Action:
         """The first of ``options`` without building them all (for bots and simulations)."""
+        self._check(sheet)
         if turn.dice is None:
             return RollDice(NO_HOLD)
         dice = turn.dice
-        states = [State.of_card(card) for card in sheet.cards]
         gain, column, box = max(
             (
-                (self._score_gain(sheet, states, column, Box(box), points, dice), column, box)
+                (self._score_gain(sheet, column, Box(box), points, dice), column, box)
                 for (column, box), points in legal_moves(sheet.kind, dice, sheet.cards).items()
             ),
             key=lambda choice: choice[0],
@@ -277,18 +313,16 @@ class Advisor:
     def _baseline(self, sheet: Sheet) -> float:
         """The expected final score from the start of this turn (the heuristic's estimate for
         Triple)."""
-        if sheet.kind is CLASSIC:
+        if sheet.kind is self.kind:
             return sheet.grand_total + self.future(sheet.cards[0])
         return sheet.grand_total + sum(
             w * self.future(c) for c, w in zip(sheet.cards, sheet.kind.multipliers, strict=True)
         )
 
-    def _score_gain(
-        self, sheet: Sheet, states: list[State], column: int, box: Box, points: int, dice: Dice
-    ) -> float:
-        card, state = sheet.cards[column], states[column]
-        gain = self._box_gain(card, state, box, points, dice) - self._values[state.index]
-        if sheet.kind is CLASSIC:
+    def _score_gain(self, sheet: Sheet, column: int, box: Box, points: int, dice: Dice) -> float:
+        card = sheet.cards[column]
+        gain = self._box_gain(card, box, points, dice) - self.future(card)
+        if sheet.kind is self.kind:
             return float(gain)
         # Triple: no Yahtzee bonus; the column's weight multiplies what it scores.
         gain -= yahtzee_bonus(dice, card)
@@ -296,9 +330,9 @@ class Advisor:
 
     def _keep_values(self, sheet: Sheet, rolls_left: int) -> FloatArray:
         """``[keep]``: the expected gain over the turn's baseline of keeping it and rolling."""
-        if sheet.kind is CLASSIC:
+        if sheet.kind is self.kind:
             card = sheet.cards[0]
-            values = self._turn(State.of_card(card))
+            values = self._turn(card)
             now = self.future(card)
             stage = values.keep_last if rolls_left == 1 else values.keep_second
             return stage - now
@@ -314,6 +348,7 @@ class Advisor:
 
     def value_of(self, sheet: Sheet, turn: Turn, action: Action) -> Option:
         """Any legal move as an ``Option`` (holding all five dice and rolling included)."""
+        self._check(sheet)
         if isinstance(action, ScoreBox):
             for option in self.options(sheet, turn):
                 if option.action == action:
@@ -335,9 +370,9 @@ class Advisor:
         if not ranked:
             raise ValueError("The game is over: there is nothing left to advise.")
         best, rest = ranked[0], tuple(ranked[1 : 1 + alternatives])
-        exact = sheet.kind is CLASSIC and players == 1
+        exact = sheet.kind is self.kind and players == 1
         caveat = ""
-        if sheet.kind is not CLASSIC:
+        if sheet.kind is not self.kind:
             caveat = "an estimate: each column is valued as a Classic game of its own"
         elif players > 1:
             caveat = "exact for your own score; against others, winning may call for more risk"

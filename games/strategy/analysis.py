@@ -91,7 +91,8 @@ def accuracy(total_loss: float, start: float) -> float:
 
 
 def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analysis:
-    """Replay ``record`` and grade each decision; exact for a Classic solitaire game."""
+    """Replay ``record`` and grade each decision; exact for a solitaire game of the advisor's
+    own kind (Classic, Yatzy)."""
     sheet = Sheet(kind=record.kind)
     start = advisor.value_of(sheet, Turn(), RollDice(NO_HOLD)).expected
     decisions: list[Decision] = []
@@ -119,7 +120,7 @@ def analyse(advisor: Advisor, record: GameRecord, *, players: int = 1) -> Analys
             sheet, _ = score(sheet, turn, played.box, played.column)
     except IllegalMove as exc:
         raise RecordError(str(exc)) from exc
-    exact = record.kind is CLASSIC and players == 1
+    exact = record.kind is advisor.kind and players == 1
     return Analysis(tuple(decisions), start, sheet.grand_total, exact, tuple(path))
 
 

@@ -63,6 +63,14 @@ class GoodBot:
         return self.rng.choice(near).action if near else options[0].action
 
 
+_MADE: Final = frozenset(
+    {Box.YAHTZEE, Box.LARGE_STRAIGHT, Box.FULL_HOUSE}
+    | {Box.YATZY, Box.YATZY_LARGE_STRAIGHT, Box.YATZY_FULL_HOUSE}
+)
+"""The boxes a beginner fills as soon as the dice make them (Yahtzee's, then Yatzy's)."""
+_STRAIGHTS: Final = frozenset(
+    {Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT, Box.YATZY_SMALL_STRAIGHT, Box.YATZY_LARGE_STRAIGHT}
+)
 _STRAIGHT_RUNS: Final = ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6), (1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))
 
 
@@ -77,11 +85,7 @@ class BeginnerBot:
             return RollDice(NO_HOLD)
         dice = turn.dice
         moves = legal_moves(sheet.kind, dice, sheet.cards)
-        made = [
-            slot
-            for slot, points in moves.items()
-            if points > 0 and slot[1] in (Box.YAHTZEE, Box.LARGE_STRAIGHT, Box.FULL_HOUSE)
-        ]
+        made = [slot for slot, points in moves.items() if points > 0 and slot[1] in _MADE]
         if turn.rolls_left == 0 or made:
             return self._score(sheet, moves, made)
         return RollDice(held_for(self._keep(sheet, dice), dice, turn.held))
@@ -89,7 +93,9 @@ class BeginnerBot:
     def _keep(self, sheet: Sheet, dice: Dice) -> tuple[int, ...]:
         faces = set(dice)
         straights_open = any(
-            Box.SMALL_STRAIGHT not in card or Box.LARGE_STRAIGHT not in card for card in sheet.cards
+            box in _STRAIGHTS and box not in card
+            for card in sheet.cards
+            for box in sheet.kind.boxes
         )
         if straights_open:
             for run in _STRAIGHT_RUNS:

@@ -1,5 +1,6 @@
-"""The solved table on disk: a versioned header, then the value of every state as float64,
-memory-mapped read-only so every worker process of a server shares one copy.
+"""The solved tables on disk, one per solved kind (Classic, whose table Triple's heuristic reads
+too, and Yatzy): a versioned header, then the value of every state as float64, memory-mapped
+read-only so every worker process of a server shares one copy.
 
 A file whose header does not match this code (format version, rule convention, size) is never
 read: ``load_table`` raises ``StaleTable`` and ``ensure_table`` builds it again.
@@ -17,9 +18,14 @@ from typing import Final
 
 import numpy as np
 
+from games.rules.scoring import CLASSIC, YATZY, GameKind
+from games.strategy import yatzy
 from games.strategy.dice import FloatArray
 from games.strategy.solver import solve
 from games.strategy.states import TABLE_SIZE, Convention, State, state_index
+
+SOLVED: Final = (CLASSIC, YATZY)
+"""The kinds with a table of their own."""
 
 FORMAT_VERSION: Final = 1
 """Bump when the solver, the state layout or the scoring it assumes changes."""
@@ -32,28 +38,51 @@ class StaleTable(ValueError):
     """The table file is missing, or was written by another version or for another rule."""
 
 
+def _size(kind: GameKind) -> int:
+    return yatzy.TABLE_SIZE if kind is YATZY else TABLE_SIZE
+
+
+def _solved(kind: GameKind) -> GameKind:
+    if kind not in SOLVED:
+        raise ValueError(f"{kind.name} has no table of its own.")
+    return kind
+
+
 @dataclass(frozen=True)
 class StrategyTable:
-    """Every reachable state's expected points still to come, ``values[state_index(...)]``."""
+    """Every reachable state's expected points still to come, ``values[state_index(...)]``
+    (``yatzy.state_index`` for a Yatzy table); ``convention`` is Classic's Joker rule."""
 
     convention: Convention
     values: FloatArray
     path: Path | None = None
+    kind: GameKind = CLASSIC
 
     @property
     def new_game(self) -> float:
-        """The expected final score of a new game played perfectly."""
+        """The expected final score of a new game played perfectly (index 0 in every layout)."""
         return float(self.values[state_index(0, 0, False)])
 
     def value(self, state: State) -> float:
         return float(self.values[state.index])
 
 
-def table_path(directory: str | Path, convention: Convention = Convention.FORCED) -> Path:
+def table_path(
+    directory: str | Path, convention: Convention = Convention.FORCED, kind: GameKind = CLASSIC
+) -> Path:
+    if _solved(kind) is YATZY:
+        return Path(directory) / "strategy-yatzy.bin"
     return Path(directory) / f"strategy-{convention.value}.bin"
 
 
-def _header(convention: Convention) -> dict[str, object]:
+def _header(convention: Convention, kind: GameKind = CLASSIC) -> dict[str, object]:
+    if kind is YATZY:  # no Joker, so no convention
+        return {
+            "format": FORMAT_VERSION,
+            "kind": kind.key,
+            "states": yatzy.TABLE_SIZE,
+            "dtype": "<f8",
+        }
     return {
         "format": FORMAT_VERSION,
         "convention": convention.value,
@@ -64,7 +93,7 @@ def _header(convention: Convention) -> dict[str, object]:
 
 def save_table(table: StrategyTable, path: Path) -> None:
     """Write atomically: a reader sees the old file or the whole new one, never half."""
-    header = json.dumps(_header(table.convention)).encode() + b"\n"
+    header = json.dumps(_header(table.convention, table.kind)).encode() + b"\n"
     raw = MAGIC + header
     if len(raw) > HEADER_SIZE:
         raise ValueError("table header too long")
@@ -81,9 +110,11 @@ def save_table(table: StrategyTable, path: Path) -> None:
         raise
 
 
-def load_table(path: str | Path, convention: Convention = Convention.FORCED) -> StrategyTable:
+def load_table(
+    path: str | Path, convention: Convention = Convention.FORCED, kind: GameKind = CLASSIC
+) -> StrategyTable:
     """Memory-map a table file, after checking its header says what this code expects."""
-    path = Path(path)
+    path, size_wanted, expected = Path(path), _size(kind), _header(convention, _solved(kind))
     try:
         with open(path, "rb") as f:
             head = f.read(HEADER_SIZE)
@@ -96,17 +127,19 @@ def load_table(path: str | Path, convention: Convention = Convention.FORCED) -> 
         header = json.loads(head[len(MAGIC) :].split(b"\n", 1)[0])
     except ValueError as exc:
         raise StaleTable(f"{path} has an unreadable header") from exc
-    if header != _header(convention):
-        raise StaleTable(f"{path} was written for {header}, not {_header(convention)}")
-    if size != HEADER_SIZE + TABLE_SIZE * 8:
-        raise StaleTable(f"{path} is {size} bytes, not {HEADER_SIZE + TABLE_SIZE * 8}")
-    values = np.memmap(path, dtype="<f8", mode="r", offset=HEADER_SIZE, shape=(TABLE_SIZE,))
-    return StrategyTable(convention, values, path)
+    if header != expected:
+        raise StaleTable(f"{path} was written for {header}, not {expected}")
+    if size != HEADER_SIZE + size_wanted * 8:
+        raise StaleTable(f"{path} is {size} bytes, not {HEADER_SIZE + size_wanted * 8}")
+    values = np.memmap(path, dtype="<f8", mode="r", offset=HEADER_SIZE, shape=(size_wanted,))
+    return StrategyTable(convention, values, path, kind)
 
 
 def compute_table(
-    convention: Convention = Convention.FORCED, *, processes: int = 2
+    convention: Convention = Convention.FORCED, *, processes: int = 2, kind: GameKind = CLASSIC
 ) -> StrategyTable:
+    if _solved(kind) is YATZY:
+        return StrategyTable(convention, yatzy.solve(), kind=YATZY)
     return StrategyTable(convention, solve(convention, processes=processes))
 
 
@@ -130,21 +163,23 @@ def ensure_table(
     *,
     force: bool = False,
     processes: int = 2,
+    kind: GameKind = CLASSIC,
 ) -> Build:
-    """Load the table from ``directory``, computing and storing it first when it is missing,
-    stale, or ``force`` says so."""
+    """Load ``kind``'s table from ``directory``, computing and storing it first when it is
+    missing, stale, or ``force`` says so (Yatzy's ignores ``convention`` and ``processes``)."""
     started = time.perf_counter()
-    path = table_path(directory, convention)
+    path = table_path(directory, convention, kind)
     if not force:
         try:
-            return Build(load_table(path, convention), False, 0.0, time.perf_counter() - started)
+            table = load_table(path, convention, kind)
+            return Build(table, False, 0.0, time.perf_counter() - started)
         except StaleTable:
             pass
     cpu_before = _cpu()
-    computed = compute_table(convention, processes=processes)
+    computed = compute_table(convention, processes=processes, kind=kind)
     solved, cpu = time.perf_counter(), _cpu() - cpu_before
     save_table(computed, path)
-    table = load_table(path, convention)
+    table = load_table(path, convention, kind)
     return Build(table, True, solved - started, time.perf_counter() - started, cpu)
 
 

@@ -19,7 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from games import rules
 from games.rules import Match, MatchPhase
 
-UPPER_BOXES = {"aces", "twos", "threes", "fours", "fives", "sixes"}
+UPPER_BOXES = {"aces", "ones", "twos", "threes", "fours", "fives", "sixes"}
+UPPER_BONUS = {"classic": 35, "triple": 35, "yatzy": 50}
 
 any_roll = st.tuples(*[st.integers(1, 6)] * 5)
 # Five of a kind (for the Joker and the bonus) and a few throws of equal totals (for ties in the
@@ -47,7 +48,8 @@ def recomputed_total(kind: rules.GameKind, entries: list[Entry]) -> int:
     for column, multiplier in enumerate(kind.multipliers):
         points = [(box, p) for c, box, p, _ in entries if c == column]
         upper = sum(p for box, p in points if box in UPPER_BOXES)
-        total += multiplier * (sum(p for _, p in points) + (35 if upper >= 63 else 0))
+        bonus = UPPER_BONUS[kind.key] if upper >= 63 else 0
+        total += multiplier * (sum(p for _, p in points) + bonus)
     return total + sum(bonus for *_, bonus in entries)
 
 
@@ -61,7 +63,7 @@ class MatchMachine(RuleBasedStateMachine):
 
     @initialize(
         seats=st.integers(2, 6),
-        kind=st.sampled_from([rules.CLASSIC, rules.CLASSIC, rules.TRIPLE]),
+        kind=st.sampled_from([rules.CLASSIC, rules.CLASSIC, rules.TRIPLE, rules.YATZY]),
         roll_for_first=st.booleans(),
         host=st.integers(0, 5),
     )
@@ -182,7 +184,7 @@ class MatchMachine(RuleBasedStateMachine):
         self.score(column, box)
 
     @precondition(lambda self: self.in_play() and self.match.turn.has_rolled)
-    @rule(column=st.integers(0, 2), box=st.sampled_from(rules.CATEGORIES))
+    @rule(column=st.integers(0, 2), box=st.sampled_from(list(rules.Box)))  # any kind's box
     def score_any_box(self, column: int, box: str) -> None:
         seat = self.on_turn
         assert seat is not None

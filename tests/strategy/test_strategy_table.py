@@ -76,7 +76,7 @@ def test_a_stale_table_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     path = table_path(tmp_path)
     path.write_bytes(b"an old table")
     monkeypatch.setattr(
-        table_module, "compute_table", lambda convention, processes: fake(convention)
+        table_module, "compute_table", lambda convention, processes, kind: fake(convention)
     )
     build = ensure_table(tmp_path)
     assert build.built
