@@ -87,7 +87,7 @@ def open_tournament(
         raise BadInput(
             "A tournament's name cannot hold control, invisible or direction-changing characters."
         )
-    if kind not in rules.KINDS:
+    if kind not in rules.PLAYABLE:
         raise BadInput("Choose Classic or Triple.")
     if not 1 <= cap <= MAX_PLAYERS:
         raise BadInput(f"A tournament takes 1 to {MAX_PLAYERS:,} players.")

@@ -68,7 +68,7 @@ def new(request: AuthedRequest) -> HttpResponse:
     is the form again with its message, having opened nothing."""
     now = timezone.localtime()
     context: dict[str, Any] = {
-        "kinds": [(kind.key, kind.name) for kind in rules.KINDS.values()],
+        "kinds": [(kind.key, kind.name) for kind in rules.PLAYABLE.values()],
         "max_players": MAX_PLAYERS,
         "licence": licensing.licence_of(request.user),
         "form": request.POST,
