@@ -40,10 +40,21 @@ class Coalescer:
         self._scheduler: threading.Thread | None = None
 
     def news(self, key: int) -> None:
-        """``key`` changed (from any thread): its read is due, if none is due already."""
+        """``key`` changed (from any thread): its read is due, if none is due already (one
+        running started before the change: one more is due after it)."""
+        self._due_read(key, again=True)
+
+    def want(self, key: int) -> None:
+        """A stream of ``key`` opened with nothing read for it here: a read, unless one is due
+        or running (a running one is sent to the new stream too, and any change since it
+        started brings its own news)."""
+        self._due_read(key, again=False)
+
+    def _due_read(self, key: int, *, again: bool) -> None:
         with self._lock:
             if key in self._running:
-                self._again.add(key)
+                if again:
+                    self._again.add(key)
                 return
             if key in self._due:
                 return  # folded into the read already due
@@ -52,6 +63,17 @@ class Coalescer:
                 self._scheduler = threading.Thread(target=self._schedule, name=self.name, daemon=True)
                 self._scheduler.start()
             self._changed.notify()
+
+    def settle(self, within: float = 5.0) -> bool:
+        """Wait until no read is due or running (the tests' lever); whether that came."""
+        deadline = time.monotonic() + within
+        with self._lock:
+            while self._due or self._running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(min(left, 0.05))
+        return True
 
     def _schedule(self) -> None:
         with self._lock:

@@ -88,7 +88,7 @@ async def stream(request: HttpRequest, token: str) -> HttpResponseBase:
         if account_id:
             broadcast.hub.for_account(inbox, account_id)
         if inbox.pushed is None:  # nobody here follows it yet: read it (once for all)
-            readings.news(tournament_id)
+            readings.want(tournament_id)
         answer = streaming.answer(_Standings(inbox, since=streaming.resumed_from(request)))
         return answer
     finally:

@@ -83,6 +83,26 @@ def play_out(
             done += 1
 
 
+def score_a_turn(user: User, game: Game | int, decide: str = "perfect", seed: int = 0) -> None:
+    """``user`` plays one turn of their solo game through the door, to its scoring (what each
+    commit starts runs as it would: at once in tests)."""
+    game_id = game if isinstance(game, int) else game.pk
+    chooser = bot(decide, seed)
+    while True:
+        table = store.load(game_id=game_id, user=user)
+        match = table.match()
+        decided = chooser.decide(match.sheets[0], match.turn)
+        version = table.game.version
+        if isinstance(decided, strategy.RollDice):
+            held = decided.held if match.turn.has_rolled else None
+            play.roll_dice(game_id=game_id, user=user, version=version, held=held)
+            continue
+        play.score_box(
+            game_id=game_id, user=user, version=version, box=decided.box.value, column=decided.column
+        )
+        return
+
+
 def faces_thrown(game: Game) -> list[tuple[int, int, int, int]]:
     """Each die thrown in ``game``, from its log: (round, roll, position, face)."""
     thrown = []
