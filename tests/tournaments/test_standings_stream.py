@@ -20,8 +20,8 @@ from accounts.models import User
 from games.models import Game
 from games.play import broadcast
 from games.play import stream as game_stream
-from games.tournaments import selectors, services, stream
-from games.tournaments.models import Tournament
+from games.tournaments import grading, selectors, services, stream
+from games.tournaments.models import Entry, Tournament
 from tests.factories import sheet_of
 from tests.streams.conftest import transport  # noqa: F401  (the fixture, in-process and Redis)
 from tests.streams.reader import Event, Reader, async_client_for, open_stream, run
@@ -79,8 +79,10 @@ def contract(event: Event) -> dict[str, Any]:
 
 
 def test_a_score_sends_the_standings_to_an_anonymous_page(
-    transport: str, running: tuple[Tournament, User, Game]
+    transport: str, running: tuple[Tournament, User, Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The score's own news, not its grade's (which tells the tournament too: tested apart).
+    monkeypatch.setattr(grading, "grade_so_far", lambda game_id: False)
     tournament, alice, game = running
     since = version_of(tournament)
     watcher = AsyncClient()  # nobody logged in: the link is enough
@@ -88,7 +90,7 @@ def test_a_score_sends_the_standings_to_an_anonymous_page(
     async def scenario() -> None:
         reader = await open_stream(watcher, stream_url(tournament, since))
         before = time.time()
-        await sync_to_async(score_a_turn)(alice, game)  # its grade so far too (tasks at once)
+        await sync_to_async(score_a_turn)(alice, game)
         scored = await sync_to_async(version_of)(tournament)
         pushed = contract(await reader.expect("standings"))
         while pushed["version"] < scored:  # a read may land between the rolls and the score
@@ -116,7 +118,8 @@ def test_news_in_quick_succession_is_read_once(
         reader = await open_stream(AsyncClient(), stream_url(tournament))
         contract(await reader.expect("standings"))  # read at the opening: nothing was here
         assert len(reads) == 1
-        for _ in range(20):  # within a tick of that read: all folded into the next one
+        assert await asyncio.to_thread(stream.readings.settle)  # that read is done
+        for _ in range(20):  # within a tick of it: all folded into the next, a tick after it
             broadcast.publish(broadcast.standings_news(tournament.pk))
         await asyncio.sleep(1.5)
         await reader.close()
@@ -160,6 +163,23 @@ def test_a_page_that_falls_behind_gets_only_the_newest_standings() -> None:
     finally:
         loop.close()
     assert inbox.pushed is not None and inbox.pushed.event == b"v5"
+
+
+def test_a_grade_so_far_sends_the_standings(running: tuple[Tournament, User, Game]) -> None:
+    tournament, alice, game = running
+    score_a_turn(alice, game)  # graded at once (tasks run at once in tests)
+    Entry.objects.filter(game=game).update(accuracy=None, graded_turns=0)  # as before its task
+    since = version_of(tournament)
+
+    async def scenario() -> None:
+        reader = await open_stream(AsyncClient(), stream_url(tournament, since))
+        await sync_to_async(grading.grade_so_far)(game.pk)
+        pushed = contract(await reader.expect("standings"))
+        await reader.close()
+        assert pushed["version"] == since + 1  # one more turn graded
+        assert "<small>(1 turn)</small>" in pushed["html"]
+
+    run(scenario)
 
 
 # --- Who may follow it ------------------------------------------------------------------------
