@@ -13,6 +13,7 @@ different depths) and copied: reading a copied game's row costs what reading its
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import time
@@ -40,6 +41,7 @@ def main() -> None:
 
     from accounts.models import User
     from games.models import Game, Seat
+    from games.rules import codec
     from games.tournaments import grading, selectors, services, stream
     from games.tournaments.models import MAX_PLAYERS, Entry, Tournament
     from tests.tournaments.tournament_support import play_out, registered, started_with
@@ -53,13 +55,14 @@ def main() -> None:
         for player, moves in zip(players, (10, 40, None), strict=True):
             game = services.play(user=player, token=tournament.token)
             play_out(player, game, moves=moves)
+        played = list(Game.objects.filter(tournament=tournament).order_by("pk"))
         if kind == "classic":
-            models = [Game.objects.get(pk=e.game_id) for e in Entry.objects.filter(tournament=tournament)]
-        for entry in Entry.objects.filter(tournament=tournament):
-            game = Game.objects.get(pk=entry.game_id)
-            turns = sum(len(card) for card in selectors.codec.sheet_of(game.state, 0).cards)
-            median, most = timed(lambda g=game: grading.grade_so_far(g.pk), 5)
-            print(f"grade so far, {kind}, {turns} boxes filled: {median:.1f} ms (most {most:.1f})")
+            models = played
+        for game in played:
+            assert game.state is not None
+            boxes = sum(len(card) for card in codec.sheet_of(game.state, 0).cards)
+            median, most = timed(functools.partial(grading.grade_so_far, game.pk), 5)
+            print(f"grade so far, {kind}, {boxes} boxes filled: {median:.1f} ms (most {most:.1f})")
 
     tournament = Tournament.objects.create(
         name="bench-standings-1000", kind="classic", token="bench-standings-1000", cap=MAX_PLAYERS,
@@ -71,9 +74,13 @@ def main() -> None:
     )
     games = Game.objects.bulk_create(
         Game(
-            kind="classic", status=models[i % 3].status, owner=user, state=models[i % 3].state,
-            version=models[i % 3].version, tournament=tournament,
-        )  # fmt: skip
+            kind="classic",
+            status=models[i % 3].status,
+            owner=user,
+            state=models[i % 3].state,
+            version=models[i % 3].version,
+            tournament=tournament,
+        )
         for i, user in enumerate(users)
     )
     Seat.objects.bulk_create(
@@ -82,9 +89,13 @@ def main() -> None:
     )
     Entry.objects.bulk_create(
         Entry(
-            tournament=tournament, user=user, display_name=user.display_name, game=game,
-            accuracy=90 + i % 10, graded_turns=i % 13,
-        )  # fmt: skip
+            tournament=tournament,
+            user=user,
+            display_name=user.display_name,
+            game=game,
+            accuracy=90 + i % 10,
+            graded_turns=i % 13,
+        )
         for i, (user, game) in enumerate(zip(users, games, strict=True))
     )
     print(f"{MAX_PLAYERS:,} entrants, their games part-played:")

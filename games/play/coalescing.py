@@ -60,7 +60,9 @@ class Coalescer:
                 return  # folded into the read already due
             self._due[key] = max(time.monotonic(), self._started.get(key, 0.0) + self.every)
             if self._scheduler is None or not self._scheduler.is_alive():
-                self._scheduler = threading.Thread(target=self._schedule, name=self.name, daemon=True)
+                self._scheduler = threading.Thread(
+                    target=self._schedule, name=self.name, daemon=True
+                )
                 self._scheduler.start()
             self._changed.notify()
 

@@ -3,9 +3,10 @@
 over: then their cards' seats).
 
 While the tournament runs, each entrant's total so far, boxes left and accuracy so far, read
-from their game's state and their entry, and the leader's expected final; once it is over, the final standings ranked by accuracy against perfect play on the dice
-each entrant saw (``games.review.grading``, as the daily board ranks): every entrant throws the
-same faces, so foreknowledge of them can raise a total, never an accuracy."""
+from their game's state and their entry, and the leader's expected final; once it is over,
+the final standings ranked by accuracy against perfect play on the dice each entrant saw
+(``games.review.grading``, as the daily board ranks): every entrant throws the same faces, so
+foreknowledge of them can raise a total, never an accuracy."""
 
 from __future__ import annotations
 

@@ -78,8 +78,9 @@ def contract(event: Event) -> dict[str, Any]:
 # --- The push ---------------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("transport")
 def test_a_score_sends_the_standings_to_an_anonymous_page(
-    transport: str, running: tuple[Tournament, User, Game], monkeypatch: pytest.MonkeyPatch
+    running: tuple[Tournament, User, Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The score's own news, not its grade's (which tells the tournament too: tested apart).
     monkeypatch.setattr(grading, "grade_so_far", lambda game_id: False)
