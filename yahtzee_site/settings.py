@@ -262,9 +262,10 @@ LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or redis_url
 # Streams one account may hold open in one process (tabs, devices): one account cannot take a
 # node's streams for itself; past it, its pages ask every second instead.
 LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "50"))
-# Streams of watchers (no account: games.watching.stream) one client address may hold open in
-# one process; past it, its watching pages ask every second instead.
-WATCH_STREAMS_PER_ADDRESS = int(os.environ.get("WATCH_STREAMS_PER_ADDRESS", "8"))
+# Streams without an account (a watcher's of a game: games.watching.stream; a tournament's
+# standings: games.tournaments.stream) one client address may hold open in one process; past it,
+# its pages ask instead (every second a game, every 5 s the standings).
+ANONYMOUS_STREAMS_PER_ADDRESS = int(os.environ.get("ANONYMOUS_STREAMS_PER_ADDRESS", "8"))
 # When each player's page of a game last checked for news (``games.play.live.saw_page``): the
 # turn mail goes only to a player with no page open. Every worker must see it, so without
 # Redis it is kept in files on this machine (written at most every few seconds per page).

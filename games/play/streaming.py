@@ -1,8 +1,9 @@
 """What every stream of server-sent events shares (a game's: ``games.play.stream``; a watcher's:
-``games.watching.stream``; a quick-play wait's: ``games.quickplay.stream``): whether one can be
-had here, who asks and whether their session still holds, the version a page last saw, the
-refusal a page falls back from, the answer's headers, an event's lines, a body that gives its
-inbox back however the stream ends, and the loop that tells a game's changes."""
+``games.watching.stream``; a quick-play wait's: ``games.quickplay.stream``; a tournament's
+standings: ``games.tournaments.stream``): whether one can be had here, who asks and whether their
+session still holds, where a page resumes from, the refusal a page falls back from, the answer's
+headers, an event's lines, a body that gives its inbox back however the stream ends, and the
+loop that tells a game's changes."""
 
 from __future__ import annotations
 

@@ -10,10 +10,12 @@ the best the site's computer players know, not a proven optimum."""
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from games import advice, rules, strategy
 from games.daily import dice as shared
 from games.daily.perfect import play_stream
-from games.tournaments import dice
+from games.tournaments import dice, news
 from games.tournaments.models import Tournament
 
 
@@ -35,8 +37,10 @@ def work_out(tournament_id: int) -> bool:
     if found is None or found.ended_at is None or found.perfect_total is not None:
         return False
     total = total_on(shared.site_key(), tournament_id, found.rules_kind, advice.advisor())
-    return bool(
-        Tournament.objects.filter(
+    with transaction.atomic():
+        written = Tournament.objects.filter(
             pk=tournament_id, ended_at__isnull=False, perfect_total__isnull=True
         ).update(perfect_total=total)
-    )
+        if written:
+            news.tell(tournament_id)  # the final standings gain its line
+    return bool(written)

@@ -27,7 +27,7 @@ from games import rules
 from games.errors import BadInput, GameError, GameNotFound, NotRegistered, NotTheHost
 from games.models import Game, GameStatus
 from games.tables import services as tables
-from games.tournaments import clock
+from games.tournaments import clock, news
 from games.tournaments.models import MAX_PLAYERS, Entry, Tournament
 from yahtzee_site.tasking import later
 
@@ -127,10 +127,11 @@ def schedule(tournament: Tournament) -> None:
 
 def _ended(tournament_id: int) -> None:
     """The tournament has just ended (in this transaction): once it commits, the perfect bot
-    plays its dice, now unsealed."""
+    plays its dice, now unsealed; its streams are told."""
     from games.tournaments import tasks  # the tasks call this module
 
     later(tasks.work_out_perfect, tournament_id=tournament_id)
+    news.tell(tournament_id)
 
 
 @transaction.atomic
@@ -145,7 +146,13 @@ def start_on_time(*, tournament_id: int, now: datetime | None = None) -> bool:
             ended_at__isnull=True,
             starts_at__lte=now or timezone.now(),
         ).update(started_at=F("starts_at"))
-    )
+    ) and _started(tournament_id)
+
+
+def _started(tournament_id: int) -> bool:
+    """The tournament has just started by its clock: its streams are told (once it commits)."""
+    news.tell(tournament_id)
+    return True
 
 
 @transaction.atomic
@@ -205,9 +212,11 @@ def _join(found: Tournament, user: User) -> Entry:
         raise _why_closed(Tournament.objects.get(pk=found.pk))
     try:
         with transaction.atomic():
-            return Entry.objects.create(tournament=found, user=user, display_name=str(user))
+            entry = Entry.objects.create(tournament=found, user=user, display_name=str(user))
     except IntegrityError as race:  # the same account joining twice at once
         raise TournamentRefused("You have joined this tournament already.") from race
+    news.tell(found.pk)
+    return entry
 
 
 def _why_closed(tournament: Tournament) -> TournamentRefused:
@@ -241,6 +250,7 @@ def _start(user: User, token: str) -> Tournament:
         raise TournamentRefused("Nobody has joined yet: a tournament starts with one player.")
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["started_at"])
+    news.tell(tournament.pk)
     return tournament
 
 

@@ -4,7 +4,7 @@ player's (``games.play.stream``, through ``streaming.Changes``), for anyone hold
 No account and no session: the link is the whole permission, checked when the stream opens; a
 withdrawn watch link's streams are told to end (``services.stop_watching``). A watcher is no
 player: their stream never marks a page open for the turn mail. Each client address may hold
-``WATCH_STREAMS_PER_ADDRESS`` of them in a process; past it, the page asks instead (429).
+``ANONYMOUS_STREAMS_PER_ADDRESS`` of them in a process; past it, the page asks instead (429).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ async def _stream(
     if unavailable is not None:
         return streaming.refusal(unavailable)
     address = client_address_key(request)
-    if broadcast.hub.streams_from(address) >= settings.WATCH_STREAMS_PER_ADDRESS:
+    if broadcast.hub.streams_from(address) >= settings.ANONYMOUS_STREAMS_PER_ADDRESS:
         # One address cannot take a node's streams for itself; its further pages ask instead.
         return streaming.refusal(Refused(429, "Too many games watched from here: this page asks."))
     since = streaming.since(request)

@@ -143,3 +143,30 @@ def _url(tournament: Tournament) -> str:
 
 def _site_key() -> bytes:
     return shared.site_key()
+
+
+def test_the_standings_are_final_only_once_perfect_play_is_worked_out_and_told(
+    make_user, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The standings' streams end with the final standings: not before the perfect line is in
+    them (its total written, its news told), or a watcher would keep "working it out…"."""
+    from games.play import broadcast
+    from games.tournaments import selectors
+
+    told: list[dict] = []
+    monkeypatch.setattr(broadcast, "publish", told.append)
+    alice = make_user("alice")
+    tournament = started_with(alice)
+    services.end(user=tournament.host, token=tournament.token)
+    tournament.refresh_from_db()
+    before = selectors.board(tournament)
+    assert before.over and not before.final
+
+    told.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert perfect.work_out(tournament.pk)
+    tournament.refresh_from_db()
+    after = selectors.board(tournament)
+
+    assert after.final and after.version > before.version
+    assert told == [broadcast.standings_news(tournament.pk)]

@@ -116,7 +116,7 @@ def test_the_wrong_link_opens_no_stream(alice: User) -> None:
 
 
 def test_one_address_holds_only_so_many_then_its_pages_ask(settings: Any, alice: User) -> None:
-    settings.WATCH_STREAMS_PER_ADDRESS = 2
+    settings.ANONYMOUS_STREAMS_PER_ADDRESS = 2
     settings.TRUSTED_PROXY_COUNT = 1  # a proxy in front says who asks (accounts.client_ip)
     tournament, game = tournament_game(alice)
     url = watch_stream_url(tournament, game) + f"?since={game.version}"
