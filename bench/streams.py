@@ -31,7 +31,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -102,40 +102,58 @@ def parse_event(block: bytes) -> Event | None:
     return Event(kind, version, joined)
 
 
-class EventReader:
-    """A stream's body as it comes, turned into whole events: the chunked transfer coding taken
-    off first when the answer has it (an ASGI server streams with it), then the events split at
-    the blank line that ends each. A piece may end anywhere, even inside a chunk's size."""
+def _fields(head: bytes) -> tuple[str, int | None]:
+    """An event's name and id from the whole lines of its head (an id after its data, or cut
+    off: ``None``, and the event is then read whole)."""
+    kind, version = "message", None
+    for line in head.split(b"\n")[:-1]:
+        name, _, value = line.rstrip(b"\r").partition(b":")
+        value = value[1:] if value.startswith(b" ") else value
+        if name == b"data":
+            break
+        if name == b"event":
+            kind = value.decode()
+        elif name == b"id" and value.isdigit():
+            version = int(value)
+    return kind, version
 
-    def __init__(self, *, chunked: bool) -> None:
+
+class EventReader:
+    """A stream's body as it comes, turned into events: the chunked transfer coding taken off
+    when the answer has it (an ASGI server streams with it), the events split at the blank line
+    that ends each. A piece may end anywhere, even inside a chunk's size.
+
+    An event's data is kept only if ``wanted`` says so once its head (the fields before the
+    data) has come; else only its name and id are: a thousand streams of one process all get
+    the same 100 KB, and one of them reading it is enough. Nothing is copied for the rest but
+    the head."""
+
+    HEAD = 256  # bytes kept of an event not wanted whole: its name and id come first
+
+    def __init__(self, *, chunked: bool, wanted: Callable[[int | None], bool] | None = None):
         self.chunked = chunked
+        self.wanted = wanted
         self.ended = False  # the last chunk (size 0) came: the server ended the stream
-        self._raw = b""  # chunked bytes not yet decoded (an unfinished size line)
+        self._raw = b""  # chunked bytes not yet read (an unfinished size line)
         self._left = 0  # bytes left of the current chunk's data
         self._skip = 0  # bytes of the CRLF after a chunk's data still to pass
-        self._text = bytearray()
+        self._event = bytearray()  # the event so far: its head, or all of it when kept whole
+        self._whole: bool | None = None  # None: not yet known
+        self._head: Event | None = None  # its name and id, once known (data not kept)
+        self._newline = False  # the last byte read was a newline
 
     def feed(self, piece: bytes) -> list[Event]:
-        body = self._unchunk(piece) if self.chunked else piece
-        start = max(0, len(self._text) - 1)  # a blank line may straddle two pieces
-        self._text += body
-        events = []
-        while (end := self._text.find(b"\n\n", start)) != -1:
-            block = bytes(self._text[:end])
-            del self._text[: end + 2]
-            start = 0
-            if (event := parse_event(block)) is not None:
-                events.append(event)
-        return events
-
-    def _unchunk(self, piece: bytes) -> bytes:
-        raw, at, out = self._raw + piece, 0, []
+        events: list[Event] = []
+        if not self.chunked:
+            self._scan(piece, 0, len(piece), events)
+            return events
+        raw, at = self._raw + piece, 0
         while at < len(raw) and not self.ended:
             if self._left:
-                taken = raw[at : at + self._left]
-                out.append(taken)
-                at += len(taken)
-                self._left -= len(taken)
+                end = min(len(raw), at + self._left)
+                self._scan(raw, at, end, events)
+                self._left -= end - at
+                at = end
                 self._skip = 0 if self._left else 2
             elif self._skip:
                 passed = min(self._skip, len(raw) - at)
@@ -148,7 +166,48 @@ class EventReader:
                 at = end + 2
                 self._left, self.ended = size, size == 0
         self._raw = raw[at:]
-        return b"".join(out)
+        return events
+
+    def _scan(self, raw: bytes, at: int, end: int, events: list[Event]) -> None:
+        """The body's bytes ``raw[at:end]``, a line at a time (a data line of JSON is one line,
+        found by ``memchr``); each blank line ends an event."""
+        while at < end:
+            newline = raw.find(b"\n", at, end)
+            if newline == -1:
+                self._take(raw, at, end)
+                self._newline = False
+                return
+            if newline == at and self._newline:  # a blank line: the event is whole
+                self._newline = False
+                self._finish(events)
+            else:
+                self._take(raw, at, newline + 1)
+                self._newline = True
+            at = newline + 1
+
+    def _take(self, raw: bytes, at: int, end: int) -> None:
+        if self._whole is False or at >= end:
+            return
+        if self._whole:
+            self._event += raw[at:end]
+            return
+        room = max(0, self.HEAD - len(self._event))
+        self._event += raw[at : min(end, at + room)]
+        head = bytes(self._event)
+        if b"\ndata:" not in head and not head.startswith(b"data:") and len(head) < self.HEAD:
+            return  # the head is not all here yet
+        kind, version = _fields(head)
+        self._whole = self.wanted is None or version is None or self.wanted(version)
+        if self._whole:
+            self._event += raw[at + room : end]
+        else:
+            self._head = Event(kind, version, b"")
+
+    def _finish(self, events: list[Event]) -> None:
+        event = self._head if self._whole is False else parse_event(bytes(self._event))
+        if event is not None:
+            events.append(event)
+        self._event, self._whole, self._head = bytearray(), None, None
 
 
 # --- How long each stream took to hear a reading made after each score --------------------------
@@ -297,10 +356,19 @@ class _Watching(_Held):
         super().__init__(plan)
         self.read_at: dict[int, float] = {}
         self.sizes: dict[int, int] = {}
+        self.reading: set[int] = set()  # versions some stream of this process reads whole
+
+    def _claim(self, version: int | None) -> bool:
+        """Whether this stream reads the event of ``version`` whole: the first to ask does."""
+        if version is None or version in self.read_at or version in self.reading:
+            return version is None
+        self.reading.add(version)
+        return True
 
     async def _connect(self, path: str) -> _Stream:
         reader, writer, head = await self._answered(path, limit=self.READ_SIZE)
-        events = EventReader(chunked=b"transfer-encoding: chunked" in head.lower())
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        events = EventReader(chunked=chunked, wanted=self._claim)
         stream = _Stream(writer)
         stream.task = asyncio.create_task(self._watch(reader, stream, events))
         return stream
@@ -317,6 +385,7 @@ class _Watching(_Held):
                 stream.heard.setdefault(version, now)
                 if version not in self.read_at and (read := event.read_at()) is not None:
                     self.read_at[version], self.sizes[version] = read, len(event.data)
+                    self.reading.discard(version)
             if events.ended:
                 return
 

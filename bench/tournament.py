@@ -298,6 +298,7 @@ class Outcome:
     rss_before_kb: int  # the stream worker's, before the watchers opened ...
     rss_after_kb: int  # ... and with them open
     cpu_ms_per_reading: float | None  # the stream worker's (None: it served the moves too)
+    watchers_cpu: float  # the holders' CPU seconds a second of the turns (of this machine's)
     with_watchers: dict[str, load.TypeFigures]
     without_watchers: dict[str, load.TypeFigures]
 
@@ -347,6 +348,7 @@ class Outcome:
             "rss_after_kb": self.rss_after_kb,
             "per_watcher_kb": rounded(self.per_watcher_kb),
             "cpu_ms_per_reading": rounded(self.cpu_ms_per_reading),
+            "watchers_cpu_seconds_a_second": rounded(self.watchers_cpu),
             "with_watchers": requests(self.with_watchers),
             "without_watchers": requests(self.without_watchers),
             "met": self.met(),
@@ -401,6 +403,10 @@ def served(watchers: int) -> Iterator[Served]:
             stack.enter_context(gunicorn(moves_port, env=env))
         pool = stack.enter_context(gunicorn(stream_port, workers=1, asgi=True, env=stream_pool))
         yield Served(moves_port, stream_port, push.stream_worker(pool.pid), bool(live))
+
+
+def watchers_cpu(holders: Sequence[Holder]) -> float:
+    return sum(push.cpu_seconds(holder.process.pid) for holder in holders)
 
 
 def check_stream(port: int, host_header: str, path: str) -> None:
@@ -481,7 +487,9 @@ def measure(prepared: Prepared, *, watchers: int, moves: int, console: Console) 
 
         console.line(f"  {moves:,} turns with the watchers held ...")
         cpu_before = push.cpu_seconds(node.stream_worker)
+        own_before, turns_began = watchers_cpu(holders), time.perf_counter()
         held, scored = play(plans(base, prepared, cookies, held_turns, clients=CLIENTS))
+        own = (watchers_cpu(holders) - own_before) / (time.perf_counter() - turns_began)
         # One more score once all are answered: a reading made after the last of them.
         (last,) = plans(base, prepared, cookies, [closing], clients=1)
         drive(last)
@@ -509,6 +517,7 @@ def measure(prepared: Prepared, *, watchers: int, moves: int, console: Console) 
         rss_before_kb=rss_before,
         rss_after_kb=rss_after,
         cpu_ms_per_reading=cpu / max(1, len(sizes)) * 1000 if node.apart else None,
+        watchers_cpu=own,
         with_watchers=with_watchers,
         without_watchers=without_watchers,
     )
@@ -540,7 +549,9 @@ def summary_lines(outcome: Outcome) -> list[str]:
             f", stream worker CPU {outcome.cpu_ms_per_reading:.0f} ms a reading"
             if outcome.cpu_ms_per_reading is not None
             else ""
-        ),
+        )
+        + f"; the watchers' own processes took {outcome.watchers_cpu:.2f} CPU s a second of the "
+        "turns, on this machine",
     ]
     for ratio in outcome.ratios:
         kind = load.TITLES[ratio.kind]

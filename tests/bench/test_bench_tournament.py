@@ -62,6 +62,25 @@ def test_events_are_read_whole_from_a_chunked_body_however_it_is_cut() -> None:
         ]
 
 
+def test_only_the_stream_that_claims_an_event_keeps_its_data_the_others_its_name_and_id() -> None:
+    body = chunked(standings(5, 1700000000.5, html="x" * 5_000))
+    claimed: set[int | None] = set()
+
+    def first(version: int | None) -> bool:
+        fresh = version not in claimed
+        claimed.add(version)
+        return fresh
+
+    readers = [EventReader(chunked=True, wanted=first) for _ in range(3)]
+    got = [[e for at in range(0, len(body), 97) for e in r.feed(body[at : at + 97])]
+           for r in readers]  # fmt: skip
+
+    assert [len(events) for events in got] == [1, 1, 1]
+    whole, *others = (events[0] for events in got)
+    assert whole.read_at() == 1700000000.5 and len(whole.data) > 5_000
+    assert all((e.kind, e.version, e.data) == ("standings", 5, b"") for e in others)
+
+
 def test_an_unchunked_body_the_data_version_and_the_last_chunk() -> None:
     plain = EventReader(chunked=False)
     assert plain.feed(b'data: {"version": 9, "read_at": 5}\n') == []
@@ -268,7 +287,8 @@ def outcome(reach: tournament.Reach, *, roll_ratio: float = 1.0) -> tournament.O
         ratios=(tournament.Ratio("roll", 0.95, roll_ratio, 1.0),
                 tournament.Ratio("score", 0.85, 0.9, 0.95)),
         errors=0, sent=30, event_kb=110.0, rss_before_kb=80_000, rss_after_kb=180_000,
-        cpu_ms_per_reading=42.0, with_watchers=figures(11), without_watchers=figures(10),
+        cpu_ms_per_reading=42.0, watchers_cpu=0.12, with_watchers=figures(11),
+        without_watchers=figures(10),
     )  # fmt: skip
 
 
@@ -284,7 +304,7 @@ def test_the_report_says_every_figure_and_the_goals() -> None:
     assert "1,000 players, 1,000 watchers" in lines and "p95 300 ms" in lines
     assert "100.0 KB a watcher" in lines and "30 readings of 110 KB" in lines
     assert "Roll (htmx) to the front page: 1.00x with the watchers" in lines
-    assert "0 missed" in lines and "42 ms a reading" in lines
+    assert "0 missed" in lines and "42 ms a reading" in lines and "0.12 CPU s a second" in lines
     assert section["reach"]["per_score_p95_p95_ms"] == 300.0 and section["reach_met"]
     assert section["ratios"][0] == {"kind": "roll", "target": 0.95, "with_watchers": 1.0,
                                     "without_watchers": 1.0, "met": True}  # fmt: skip
