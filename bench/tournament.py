@@ -406,7 +406,9 @@ def served(watchers: int) -> Iterator[Served]:
 
 
 def watchers_cpu(holders: Sequence[Holder]) -> float:
-    return sum(push.cpu_seconds(holder.process.pid) for holder in holders)
+    """The holders' CPU seconds so far (each is started: it has a pid)."""
+    pids = [holder.process.pid for holder in holders]
+    return sum(push.cpu_seconds(pid) for pid in pids if pid is not None)
 
 
 def check_stream(port: int, host_header: str, path: str) -> None:
