@@ -262,6 +262,9 @@ LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or redis_url
 # Streams one account may hold open in one process (tabs, devices): one account cannot take a
 # node's streams for itself; past it, its pages ask every second instead.
 LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "50"))
+# Streams of tournaments' standings one client address may hold open in one process without
+# logging in (anyone with a tournament's link may watch it); past it, its pages ask every 5 s.
+STANDINGS_STREAMS_PER_ADDRESS = int(os.environ.get("STANDINGS_STREAMS_PER_ADDRESS", "8"))
 # When each player's page of a game last checked for news (``games.play.live.saw_page``): the
 # turn mail goes only to a player with no page open. Every worker must see it, so without
 # Redis it is kept in files on this machine (written at most every few seconds per page).

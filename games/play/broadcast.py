@@ -1,8 +1,10 @@
 """Every open stream of a game hears of its changes the moment they commit (``games.play.stream``).
 
 A change is a small message: a game's new version (with whether the game is over and whether
-the change was a roll), or an account's news (its credential stamp changed, one of its sessions
-logged out, it was seated in a quick-play game). ``publish`` sends it to Redis pub/sub when
+the change was a roll), an account's news (its credential stamp changed, one of its sessions
+logged out, it was seated in a quick-play game), or a tournament's news (its standings changed:
+each process that has streams of it reads them once and hands the same ``Pushed`` event to all
+of them, ``games.play.coalescing``). ``publish`` sends it to Redis pub/sub when
 ``REDIS_URL`` is set, so every process on every node hears it; without Redis it goes straight
 to this process's ``hub`` (one node, one process: ``make run``). One thread per process listens
 to Redis (``redis.asyncio`` in a loop of its own) and hands each message to the hub; the hub
@@ -37,6 +39,17 @@ Message = dict[str, Any]
 # --- One open stream's inbox -----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Pushed:
+    """An event read and rendered once for every stream of one tournament in this process: they
+    are all sent these same bytes."""
+
+    version: int
+    event: bytes
+    final: bool
+    """Nothing more will change: the stream ends once it has sent this."""
+
+
 @dataclass(eq=False)
 class Inbox:
     """What has happened to one stream's game and account since the stream last looked (an
@@ -57,12 +70,22 @@ class Inbox:
     sessions_ended: set[str] = field(default_factory=set)
     seated: int | None = None
     """The quick-play game the account was seated in last (``games.quickplay.stream``)."""
+    tournament_id: int = 0
+    """The tournament whose standings the stream follows (``games.tournaments.stream``)."""
+    address: str = ""
+    """The client address of an anonymous stream (counted against a cap per address)."""
+    pushed: Pushed | None = None
+    """The newest standings of ``tournament_id`` (an older one is dropped, never queued)."""
     cut: bool = False
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
     def note(self, message: Message) -> None:
         """Fold ``message`` in (in the inbox's own loop) and wake the stream."""
-        if "game" in message:
+        if "pushed" in message:
+            pushed = message["pushed"]
+            if self.pushed is None or pushed.version > self.pushed.version:
+                self.pushed = pushed
+        elif "game" in message:
             version = int(message["version"])
             if version > self.version:
                 self.version = version
@@ -82,22 +105,46 @@ class Inbox:
 
 
 class Hub:
-    """The open streams of this process, by game and by account."""
+    """The open streams of this process, by game, by account, by tournament and by address (an
+    anonymous stream's)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_game: dict[int, set[Inbox]] = {}
         self._by_account: dict[int, set[Inbox]] = {}
+        self._by_tournament: dict[int, set[Inbox]] = {}
+        self._by_address: dict[str, set[Inbox]] = {}
+        self._latest: dict[int, Pushed] = {}
+        """The newest standings read of each tournament with a stream here: kept while it has
+        one (every news of it since was read), so a new stream is sent them without a read."""
+        self._tournament_news: Callable[[int], None] | None = None
 
-    def open(self, *, game_id: int = 0) -> Inbox:
+    def open(self, *, game_id: int = 0, tournament_id: int = 0, address: str = "") -> Inbox:
         """An inbox for a stream of the game starting now, in the running event loop: it hears
         of the game's changes from now on (of no game's with ``game_id`` 0), of its account's
-        once ``for_account`` says whose."""
-        inbox = Inbox(game_id=game_id, account_id=0, loop=asyncio.get_running_loop())
-        if game_id:
-            with self._lock:
+        once ``for_account`` says whose. A tournament's inbox holds at once the newest
+        standings this process has of it (``None``: none yet, and a read is due)."""
+        inbox = Inbox(
+            game_id=game_id,
+            account_id=0,
+            loop=asyncio.get_running_loop(),
+            tournament_id=tournament_id,
+            address=address,
+        )
+        with self._lock:
+            if game_id:
                 self._by_game.setdefault(game_id, set()).add(inbox)
+            if tournament_id:
+                self._by_tournament.setdefault(tournament_id, set()).add(inbox)
+                inbox.pushed = self._latest.get(tournament_id)
+            if address:
+                self._by_address.setdefault(address, set()).add(inbox)
         return inbox
+
+    def hear_tournament_news(self, read: Callable[[int], None]) -> None:
+        """Have ``read(tournament_id)`` called (from any thread) for each news of a tournament
+        with a stream here; news of one with none is dropped unread."""
+        self._tournament_news = read
 
     def for_account(self, inbox: Inbox, account_id: int) -> None:
         with self._lock:
@@ -106,23 +153,43 @@ class Hub:
 
     def close(self, inbox: Inbox) -> None:
         with self._lock:
-            for index, key in (
+            indexes: tuple[tuple[dict[Any, set[Inbox]], object], ...] = (
                 (self._by_game, inbox.game_id),
                 (self._by_account, inbox.account_id),
-            ):
+                (self._by_tournament, inbox.tournament_id),
+                (self._by_address, inbox.address),
+            )
+            for index, key in indexes:
                 found = index.get(key)
                 if found is not None:
                     found.discard(inbox)
                     if not found:
                         del index[key]
+            if inbox.tournament_id and inbox.tournament_id not in self._by_tournament:
+                # Nobody here follows it now: news of it is no longer read, so what was read
+                # last may grow stale and is dropped.
+                self._latest.pop(inbox.tournament_id, None)
 
     def deliver(self, message: Message) -> int:
         """Hand ``message`` to the inboxes it concerns, from any thread; how many."""
+        read: Callable[[int], None] | None = None
         with self._lock:
             if "game" in message:
                 inboxes = list(self._by_game.get(int(message["game"]), ()))
+            elif "tournament" in message:
+                tournament_id = int(message["tournament"])
+                inboxes = list(self._by_tournament.get(tournament_id, ()))
+                if "pushed" not in message:  # news: its standings are read once for them all
+                    read = self._tournament_news if inboxes else None
+                    inboxes = []
+                elif inboxes:
+                    latest = self._latest.get(tournament_id)
+                    if latest is None or message["pushed"].version > latest.version:
+                        self._latest[tournament_id] = message["pushed"]
             else:
                 inboxes = list(self._by_account.get(int(message.get("account", 0)), ()))
+        if read is not None:
+            read(tournament_id)
         # One wake-up per event loop, not per stream: waking a loop from another thread is a
         # system call, and ten thousand streams of one game are in one or two loops.
         by_loop: dict[asyncio.AbstractEventLoop, list[Inbox]] = {}
@@ -141,6 +208,15 @@ class Hub:
         with self._lock:
             return len(self._by_account.get(account_id, ()))
 
+    def streams_from(self, address: str) -> int:
+        """How many anonymous streams the client ``address`` has open in this process."""
+        with self._lock:
+            return len(self._by_address.get(address, ()))
+
+    def tournaments(self) -> list[int]:
+        with self._lock:
+            return list(self._by_tournament)
+
     def games(self) -> list[int]:
         with self._lock:
             return list(self._by_game)
@@ -155,9 +231,13 @@ class Hub:
 
     def _all(self) -> set[Inbox]:
         with self._lock:
-            return {
-                i for index in (self._by_game, self._by_account) for s in index.values() for i in s
-            }
+            indexes: tuple[dict[Any, set[Inbox]], ...] = (
+                self._by_game,
+                self._by_account,
+                self._by_tournament,
+                self._by_address,
+            )
+            return {i for index in indexes for s in index.values() for i in s}
 
     def cut_all(self) -> int:
         """End every open stream at once, as a node's restart would (the tests' and bench's
@@ -241,6 +321,18 @@ def seated(*, account_id: int, game_id: int) -> Message:
     return {"account": account_id, "seated": game_id}
 
 
+def standings_news(tournament_id: int) -> Message:
+    """The message that tells the processes following a tournament that its standings changed
+    (each reads them again: ``games.tournaments.stream``)."""
+    return {"tournament": tournament_id}
+
+
+def pushed(tournament_id: int, standings: Pushed) -> Message:
+    """The standings read in this process, for its streams of the tournament (never published:
+    ``hub.deliver`` alone)."""
+    return {"tournament": tournament_id, "pushed": standings}
+
+
 def _encoded(message: Message) -> str:
     return json.dumps(message, separators=(",", ":"))
 
@@ -279,7 +371,8 @@ class RedisListener:
     """A daemon thread subscribed to the channel, handing every message to ``hub``.
 
     After each (re)subscription it asks every game with a stream here to recheck its version
-    (``resync``): a message published while it was not subscribed is never lost for good.
+    (``resync``), and every tournament's standings to be read again: a message published while
+    it was not subscribed is never lost for good.
     """
 
     RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
@@ -309,6 +402,8 @@ class RedisListener:
                     self.subscribed.set()
                     failures = 0
                     await asyncio.to_thread(self.resync, hub.games())
+                    for tournament_id in hub.tournaments():  # their standings read afresh
+                        hub.deliver(standings_news(tournament_id))
                     while True:
                         # Waking every 15 s at least: the next read then pings (the health
                         # check), so a connection that died silently raises and is replaced.

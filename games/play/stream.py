@@ -34,7 +34,6 @@ from accounts import credentials
 from games.models import Game, GameStatus, Seat
 from games.play import broadcast, live, streaming
 from games.play.streaming import Refused, event, session_mark
-from yahtzee_site import numbers
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -72,7 +71,7 @@ async def stream(request: HttpRequest, game_id: int) -> HttpResponseBase:
     unavailable = await streaming.unavailable(request, resync)
     if unavailable is not None:
         return streaming.refusal(unavailable)
-    since = _since(request)
+    since = streaming.resumed_from(request)
     # Listening before reading the version: a change committed in between is not missed.
     inbox = broadcast.hub.open(game_id=game_id)
     answer: HttpResponseBase | None = None
@@ -101,17 +100,6 @@ async def _stream_or_refusal(
     broadcast.hub.for_account(inbox, account_id)
     _keep_presence()
     return streaming.answer(_Events(inbox, opened, since=since))
-
-
-def _since(request: HttpRequest) -> int:
-    """The version the page last saw: the browser's ``Last-Event-ID`` after a break, else the
-    page's own ``?since=``; 0 (send the game's version at once) when neither is a number."""
-    for given in (request.headers.get("Last-Event-ID"), request.GET.get("since")):
-        try:
-            return numbers.whole(given)
-        except numbers.NotANumber:
-            continue
-    return 0
 
 
 def _open(request: HttpRequest, game_id: int) -> Opened | Refused:

@@ -1,7 +1,8 @@
 """What every stream of server-sent events shares (a game's: ``games.play.stream``; a quick-play
-wait's: ``games.quickplay.stream``): whether one can be had here, who asks and whether their
-session still holds, the refusal a page falls back from, the answer's headers, an event's lines,
-and a body that gives its inbox back however the stream ends."""
+wait's: ``games.quickplay.stream``; a tournament's standings: ``games.tournaments.stream``):
+whether one can be had here, who asks and whether their session still holds, where a page
+resumes from, the refusal a page falls back from, the answer's headers, an event's lines, and a
+body that gives its inbox back however the stream ends."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare
 
 from games.play import broadcast
+from yahtzee_site import numbers
 
 
 def session_mark(session_key: str) -> str:
@@ -72,6 +74,17 @@ async def unavailable(
     if not await broadcast.ready(resync):
         return Refused(503, "Live updates are unavailable: this page asks instead.")
     return None
+
+
+def resumed_from(request: HttpRequest) -> int:
+    """The version the page last saw: the browser's ``Last-Event-ID`` after a break, else the
+    page's own ``?since=``; 0 (send the newest at once) when neither is a number."""
+    for given in (request.headers.get("Last-Event-ID"), request.GET.get("since")):
+        try:
+            return numbers.whole(given)
+        except numbers.NotANumber:
+            continue
+    return 0
 
 
 def refusal(refused: Refused) -> HttpResponse:

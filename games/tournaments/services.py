@@ -21,6 +21,7 @@ from games import rules
 from games.errors import BadInput, GameError, GameNotFound, NotRegistered, NotTheHost
 from games.models import Game, GameStatus
 from games.tables import services as tables
+from games.tournaments import news
 from games.tournaments.models import MAX_PLAYERS, Entry, Tournament
 
 TOKEN_BYTES = 32
@@ -93,9 +94,11 @@ def join(*, user: User, token: str) -> Entry:
         raise _why_closed(Tournament.objects.get(pk=found.pk))
     try:
         with transaction.atomic():
-            return Entry.objects.create(tournament=found, user=user, display_name=str(user))
+            entry = Entry.objects.create(tournament=found, user=user, display_name=str(user))
     except IntegrityError as race:  # the same account joining twice at once
         raise TournamentRefused("You have joined this tournament already.") from race
+    news.tell(found.pk)
+    return entry
 
 
 def _why_closed(tournament: Tournament) -> TournamentRefused:
@@ -122,6 +125,7 @@ def start(*, user: User, token: str) -> Tournament:
         raise TournamentRefused("Nobody has joined yet: a tournament starts with one player.")
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["started_at"])
+    news.tell(tournament.pk)
     return tournament
 
 
@@ -140,6 +144,7 @@ def end(*, user: User, token: str) -> Tournament:
         raise TournamentRefused("This tournament is over already.")
     tournament.ended_at = timezone.now()
     tournament.save(update_fields=["ended_at"])
+    news.tell(tournament.pk)
     return tournament
 
 
@@ -169,6 +174,7 @@ def end_if_all_over(tournament_id: int) -> bool:
         return False
     tournament.ended_at = timezone.now()
     tournament.save(update_fields=["ended_at"])
+    news.tell(tournament.pk)
     return True
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.tournaments import views
+from games.tournaments import stream, views
 
 app_name = "tournaments"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.list_page, name="list"),
     path("new/", views.new, name="new"),
     path("t/<slug:token>/", views.page, name="page"),
+    path("t/<slug:token>/stream/", stream.stream, name="stream"),
     path("t/<slug:token>/join/", views.join, name="join"),
     path("t/<slug:token>/start/", views.start, name="start"),
     path("t/<slug:token>/end/", views.end, name="end"),

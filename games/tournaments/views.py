@@ -2,8 +2,9 @@
 standings, and what the viewer may do: join, start, end, play), reached by its link.
 
 A tournament's page is for anyone holding its link (a private one's link is its secret; a
-listed one is linked from the list). While it runs, the standings ask again every few seconds
-(``POLL_SECONDS``): a push by stream, as a game's page has, is the next step."""
+listed one is linked from the list). While it runs, its standings are pushed by its stream
+(``stream``, ``static/js/standings.js``); where no stream can be had, the page asks again every
+``POLL_SECONDS``."""
 
 from __future__ import annotations
 
@@ -95,16 +96,9 @@ def render_page(
 ) -> HttpResponse:
     viewer = _viewer(request)
     entry = selectors.entry_of(tournament, viewer)
-    context = {
-        "tournament": tournament,
+    context = standings_context(tournament, selectors.board(tournament, viewer)) | {
         "entry": entry,
         "is_host": viewer is not None and viewer.pk == tournament.host_id,
-        "lines": selectors.standings(tournament, viewer),
-        "ranking_note": selectors.RANKING_NOTE,
-        "accuracy_formula": daily_presenters.ACCURACY_FORMULA.format(
-            start=f"{daily_results.reference_score():.1f}"
-        ),
-        "poll_seconds": POLL_SECONDS,
         "message": message,
         "link": request.build_absolute_uri(request.path),
     }
@@ -115,6 +109,21 @@ def render_page(
     patch_vary_headers(response, ["HX-Request"])
     response["Cache-Control"] = "no-store"
     return response
+
+
+def standings_context(tournament: Tournament, board: selectors.Board) -> dict[str, Any]:
+    """What the standings' fragment shows: the page's, and the one pushed to every stream of
+    the tournament (``stream``: read without a viewer, so no line is "you" there)."""
+    return {
+        "tournament": tournament,
+        "board": board,
+        "lines": board.lines,
+        "ranking_note": selectors.RANKING_NOTE,
+        "accuracy_formula": daily_presenters.ACCURACY_FORMULA.format(
+            start=f"{daily_results.reference_score():.1f}"
+        ),
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 def _acting(request: AuthedRequest, token: str, do: Any) -> HttpResponse:

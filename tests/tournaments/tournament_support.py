@@ -4,6 +4,7 @@ end through the one door (any kind: the bot chooses the column too)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from django.test import TestCase
 from django.utils import timezone
@@ -39,9 +40,10 @@ def opened(host: User | None = None, **fields: object) -> Tournament:
     return services.open_tournament(host=host or registered(f"host{next(_serials)}"), **fields)  # type: ignore[arg-type]
 
 
-def started_with(*players: User, **fields: object) -> Tournament:
+def started_with(*players: User, **fields: Any) -> Tournament:
     """A tournament the players have joined, started by its host."""
     tournament = opened(**fields)
+    assert tournament.host is not None
     for player in players:
         services.join(user=player, token=tournament.token)
     services.start(user=tournament.host, token=tournament.token)
@@ -81,6 +83,30 @@ def play_out(
                     column=decided.column,
                 )
             done += 1
+
+
+def score_a_turn(user: User, game: Game | int, decide: str = "perfect", seed: int = 0) -> None:
+    """``user`` plays one turn of their solo game through the door, to its scoring (what each
+    commit starts runs as it would: at once in tests)."""
+    game_id = game if isinstance(game, int) else game.pk
+    chooser = bot(decide, seed)
+    while True:
+        table = store.load(game_id=game_id, user=user)
+        match = table.match()
+        decided = chooser.decide(match.sheets[0], match.turn)
+        version = table.game.version
+        if isinstance(decided, strategy.RollDice):
+            held = decided.held if match.turn.has_rolled else None
+            play.roll_dice(game_id=game_id, user=user, version=version, held=held)
+            continue
+        play.score_box(
+            game_id=game_id,
+            user=user,
+            version=version,
+            box=decided.box.value,
+            column=decided.column,
+        )
+        return
 
 
 def faces_thrown(game: Game) -> list[tuple[int, int, int, int]]:
