@@ -122,6 +122,8 @@ fuzz: $(VENV)/.dev
 # the front page (BENCH_ARGS=--no-http skips it; --http-seconds N sets its length). Then the
 # scale-out scenario (bench/scaleout.py): nginx in front of gunicorn nodes, whole games, a replay of
 # every game, and a fault run killing workers (--no-scaleout skips it, --no-faults the fault run).
+# And a tournament of 1,000 players watched by 1,000 holding its standings stream (bench/tournament.py:
+# --no-tournament skips it, --tournament-only runs it alone).
 BENCH_ENV := DEBUG=0 HTTPS=0 EMAIL_CONSOLE_OK=1 SECRET_KEY=bench-only SERIAL_HMAC_KEY=bench-only DAILY_DICE_KEY=bench-only LOG_LEVEL=WARNING \
 	STATIC_ROOT=$(CURDIR)/var/bench-static
 BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/yahtzee_bench

@@ -16,6 +16,8 @@
   and playing whole solo and online games through it, the replay of every game from its log,
   the fault run
 - ``quickplay``: quick play's pairing among a crowd waiting, arrivals timed until seated
+- ``tournament``: a tournament of 1,000 players under 1,000 watchers of its standings stream,
+  each score's reach to every watcher and the moves' ratios with the watchers and without
 - ``report``: the figures, the limits, the printed table and ``var/bench-<vendor>.json``
 - ``runner``: one run, from the safety check to the verdict
 """

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import ForeignObjectRel
+from django.db.models import ForeignObjectRel, QuerySet
 from django.utils import timezone
 
 from accounts import licensing
@@ -56,9 +56,15 @@ class Prepared:
 
 def clear(console: Console | None = None) -> None:
     """Delete the HTTP scenario's players and every game they own (and nothing else)."""
-    players = User.objects.filter(username__startswith=PREFIX)
+    if delete_players(User.objects.filter(username__startswith=PREFIX)) and console:
+        console.line("  cleared the HTTP scenario's players and games")
+
+
+def delete_players(players: QuerySet[User]) -> bool:
+    """Delete ``players`` and every game they own, the games' rows written straight (a cascade
+    through Django would load every row); whether there were any."""
     if not players.exists():
-        return
+        return False
     owned = Game.objects.filter(owner__in=players).values("id")
     dependants = [r.related_model for r in Game._meta.related_objects]
     dependants.sort(key=lambda model: model is Seat)
@@ -76,8 +82,7 @@ def clear(console: Console | None = None) -> None:
             model._base_manager.filter(game_id__in=owned)._raw_delete(connection.alias)
         Game.objects.filter(id__in=owned)._raw_delete(connection.alias)
         players.delete()
-    if console:
-        console.line("  cleared the HTTP scenario's players and games")
+    return True
 
 
 def registered_player(username: str, display_name: str) -> User:

@@ -23,10 +23,12 @@ from bench import (
     scenarios,
     strategy_figures,
     tables,
+    tournament,
 )
 from bench.output import BenchError, Console
 from games.models import Score
 from games.tables.waiting import MAX_WAITING_GAMES
+from games.tournaments.models import MAX_PLAYERS
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,13 @@ class Options:
     quickplay_waiting: int = quickplay.WAITING
     quickplay_arrivals: int = quickplay.ARRIVALS
     quickplay_only: bool = False  # run that alone: no fill, no other scenario
+    # A tournament under watch (issue 38): its players, the watchers of its standings, the turns
+    # timed with them held (and as many without); ``tournament_only`` runs it alone.
+    tournament_players: int = tournament.PLAYERS
+    tournament_watchers: int = tournament.WATCHERS
+    tournament_moves: int = tournament.MOVES
+    tournament_only: bool = False
+    tournament: bool = True  # last: below it, ``tournament`` in this class is this flag
 
     def __post_init__(self) -> None:
         if self.games < self.players or self.players < 1:
@@ -88,6 +97,17 @@ class Options:
             raise BenchError("--rated-players and --rating-moves cannot be negative.")
         if self.http_seconds <= 0 or self.http_clients < 1:
             raise BenchError("--http-seconds must be positive, and --http-clients at least 1.")
+        if not 1 <= self.tournament_players <= MAX_PLAYERS:
+            raise BenchError(f"--tournament-players must be between 1 and {MAX_PLAYERS:,}.")
+        if self.tournament_watchers < 1:
+            raise BenchError("--tournament-watchers must be at least 1.")
+        if not 1 <= self.tournament_moves <= self.tournament_players:
+            raise BenchError(
+                "--tournament-moves must be between 1 and --tournament-players (each turn timed "
+                "is another player's)."
+            )
+        if self.quickplay_only and self.tournament_only:
+            raise BenchError("--quickplay-only and --tournament-only each run alone: choose one.")
 
     @property
     def lobby_room(self) -> int:
@@ -121,6 +141,8 @@ def run(options: Options, console: Console) -> report.Results:
     printout.print_setup(console)
     if options.quickplay_only:
         return _quickplay_alone(options, console)
+    if options.tournament_only:
+        return _tournament_alone(options, console)
     http_scenario.flush_shared_cache(console)
     http_players.clear(console)  # what a run killed midway left
 
@@ -192,6 +214,17 @@ def run(options: Options, console: Console) -> report.Results:
             streams=options.streams,
         )
 
+    # The tournament under watch: its own players, node and watchers; a site without the
+    # standings stream to measure fails the run at its end, the other figures reported first.
+    watched: tournament.Outcome | None = None
+    unmeasured = ""
+    if options.tournament:
+        try:
+            watched = _tournament(options, console)
+        except BenchError as missing:
+            unmeasured = str(missing)
+            console.warning(f"Tournament not measured: {unmeasured}")
+
     # The scale-out scenario: nginx, the nodes, whole games, the replay; then with faults.
     scaled: list[scaleout.Run] = []
     if options.scaleout:
@@ -223,6 +256,9 @@ def run(options: Options, console: Console) -> report.Results:
         quickplay.print_outcome(paired, console)
     if http:
         printout.print_http(http, console)
+    if watched is not None:
+        results[tournament.KEY] = watched.as_json()
+        tournament.print_outcome(watched, console)
     if options.explain:
         printout.print_plans(pages, console)
     if scaled:
@@ -238,6 +274,8 @@ def run(options: Options, console: Console) -> report.Results:
         raise BenchError("the top-ten page is over its limits (see above)")
     if http and http.errors and not options.no_fail:
         raise BenchError(f"{http.errors} HTTP request(s) answered with an unexpected status")
+    if unmeasured and not options.no_fail:
+        raise BenchError(f"the tournament scenario could not run: {unmeasured}")
     scale_problems = [p for r in scaled for p in scaleout.problems(r)]
     if scale_problems and not options.no_fail:
         raise BenchError(f"the scale-out scenario failed: {'; '.join(scale_problems)}")
@@ -269,6 +307,28 @@ def _quickplay_alone(options: Options, console: Console) -> report.Results:
     return results
 
 
-def _alone_path() -> str:
+def _tournament(options: Options, console: Console) -> tournament.Outcome:
+    return tournament.run(
+        players=options.tournament_players,
+        watchers=options.tournament_watchers,
+        moves=options.tournament_moves,
+        console=console,
+    )
+
+
+def _tournament_alone(options: Options, console: Console) -> report.Results:
+    """``--tournament-only``: the tournament under watch by itself, on whatever the database
+    holds (its players are its own)."""
+    watched = _tournament(options, console)
+    tournament.print_outcome(watched, console)
+    results: report.Results = {"vendor": connection.vendor, tournament.KEY: watched.as_json()}
+    path = report.write_json(results, options.json_path or _alone_path(tournament.KEY))
+    console.line(f"Results written to {path}")
+    if not watched.met() and not options.no_fail:
+        raise BenchError("the tournament under watch missed a goal (see above)")
+    return results
+
+
+def _alone_path(key: str = quickplay.KEY) -> str:
     var = Path(getattr(settings, "VAR_DIR", Path(settings.BASE_DIR) / "var"))
-    return str(var / f"bench-quickplay-{connection.vendor}.json")
+    return str(var / f"bench-{key}-{connection.vendor}.json")

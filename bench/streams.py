@@ -5,6 +5,13 @@ one player's cookies, each a raw HTTP/1.1 connection read by an asyncio task, an
 told a version, it reports when each of its streams heard an event with that version (or a later
 one). perf_counter is the machine's monotonic clock: its times compare with this process's.
 
+**Watching standings.** ``Holder(plan, standings=True)`` holds a tournament's standings streams
+instead (anonymous: ``plan.cookie`` empty): each ``standings`` event read whole (``EventReader``)
+and noted with its wall-clock arrival, and its ``read_at`` (when the server read the standings)
+parsed once per version; told when scores were sent and answered, it says how long each stream
+took to hear a reading made after each one (``deliveries``). time.time is compared here, not
+perf_counter: ``read_at`` is the server's clock, the same machine's.
+
 **Following by stream.** ``StreamPage`` is B's page as ``static/js/live.js`` has it: a stream of
 the game open; on each event newer than the page, a conditional GET of the game (as the page asks
 for the game after an event), its answer timed as ``bench.follow``'s polls are, so the delay of a
@@ -16,6 +23,7 @@ Nothing here touches Django or the database.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import http.client
 import multiprocessing
@@ -23,6 +31,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -43,10 +52,207 @@ class StreamPlan:
 
 
 def request_bytes(plan: StreamPlan, path: str) -> bytes:
+    cookie = f"Cookie: {plan.cookie}\r\n" if plan.cookie else ""  # none: an anonymous viewer
     return (
-        f"GET {path} HTTP/1.1\r\nHost: {plan.host_header}\r\nCookie: {plan.cookie}\r\n"
+        f"GET {path} HTTP/1.1\r\nHost: {plan.host_header}\r\n{cookie}"
         "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n"
     ).encode()
+
+
+# --- Reading events whole ----------------------------------------------------------------------
+
+_READ_AT = re.compile(rb'"read_at"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
+_DATA_VERSION = re.compile(rb'"version"\s*:\s*(\d+)')
+
+
+@dataclass(frozen=True)
+class Event:
+    """One server-sent event: its name, its ``id`` (a version; else the data's ``version``)
+    and its data (the ``data:`` lines joined)."""
+
+    kind: str
+    version: int | None
+    data: bytes
+
+    def read_at(self) -> float | None:
+        """The data's ``read_at`` (a JSON number), found without parsing the whole document: in
+        JSON text a quote inside a string is escaped, so the key cannot be matched in the HTML."""
+        found = _READ_AT.search(self.data)
+        return float(found[1]) if found else None
+
+
+def parse_event(block: bytes) -> Event | None:
+    """An event from its lines (the blank line that ends it taken off); ``None`` for a comment
+    alone (a heartbeat)."""
+    kind, version, data = "message", None, []
+    for line in block.split(b"\n"):
+        name, _, value = line.rstrip(b"\r").partition(b":")
+        value = value[1:] if value.startswith(b" ") else value
+        if name == b"event":
+            kind = value.decode()
+        elif name == b"id":
+            version = int(value) if value.isdigit() else None
+        elif name == b"data":
+            data.append(value)
+    if not data:
+        return None
+    joined = b"\n".join(data)
+    if version is None and (found := _DATA_VERSION.search(joined)):
+        version = int(found[1])
+    return Event(kind, version, joined)
+
+
+def _fields(head: bytes) -> tuple[str, int | None]:
+    """An event's name and id from the whole lines of its head (an id after its data, or cut
+    off: ``None``, and the event is then read whole)."""
+    kind, version = "message", None
+    for line in head.split(b"\n")[:-1]:
+        name, _, value = line.rstrip(b"\r").partition(b":")
+        value = value[1:] if value.startswith(b" ") else value
+        if name == b"data":
+            break
+        if name == b"event":
+            kind = value.decode()
+        elif name == b"id" and value.isdigit():
+            version = int(value)
+    return kind, version
+
+
+class EventReader:
+    """A stream's body as it comes, turned into events: the chunked transfer coding taken off
+    when the answer has it (an ASGI server streams with it), the events split at the blank line
+    that ends each. A piece may end anywhere, even inside a chunk's size.
+
+    An event's data is kept only if ``wanted`` says so once its head (the fields before the
+    data) has come; else only its name and id are: a thousand streams of one process all get
+    the same 100 KB, and one of them reading it is enough. Nothing is copied for the rest but
+    the head."""
+
+    HEAD = 256  # bytes kept of an event not wanted whole: its name and id come first
+
+    def __init__(self, *, chunked: bool, wanted: Callable[[int | None], bool] | None = None):
+        self.chunked = chunked
+        self.wanted = wanted
+        self.ended = False  # the last chunk (size 0) came: the server ended the stream
+        self._raw = b""  # chunked bytes not yet read (an unfinished size line)
+        self._left = 0  # bytes left of the current chunk's data
+        self._skip = 0  # bytes of the CRLF after a chunk's data still to pass
+        self._event = bytearray()  # the event so far: its head, or all of it when kept whole
+        self._whole: bool | None = None  # None: not yet known
+        self._head: Event | None = None  # its name and id, once known (data not kept)
+        self._newline = False  # the last byte read was a newline
+
+    def feed(self, piece: bytes) -> list[Event]:
+        events: list[Event] = []
+        if not self.chunked:
+            self._scan(piece, 0, len(piece), events)
+            return events
+        raw, at = self._raw + piece, 0
+        while at < len(raw) and not self.ended:
+            if self._left:
+                end = min(len(raw), at + self._left)
+                self._scan(raw, at, end, events)
+                self._left -= end - at
+                at = end
+                self._skip = 0 if self._left else 2
+            elif self._skip:
+                passed = min(self._skip, len(raw) - at)
+                at, self._skip = at + passed, self._skip - passed
+            else:
+                end = raw.find(b"\r\n", at)
+                if end == -1:
+                    break
+                size = int(raw[at:end].split(b";", 1)[0], 16)
+                at = end + 2
+                self._left, self.ended = size, size == 0
+        self._raw = raw[at:]
+        return events
+
+    def _scan(self, raw: bytes, at: int, end: int, events: list[Event]) -> None:
+        """The body's bytes ``raw[at:end]``, a line at a time (a data line of JSON is one line,
+        found by ``memchr``); each blank line ends an event."""
+        while at < end:
+            newline = raw.find(b"\n", at, end)
+            if newline == -1:
+                self._take(raw, at, end)
+                self._newline = False
+                return
+            if newline == at and self._newline:  # a blank line: the event is whole
+                self._newline = False
+                self._finish(events)
+            else:
+                self._take(raw, at, newline + 1)
+                self._newline = True
+            at = newline + 1
+
+    def _take(self, raw: bytes, at: int, end: int) -> None:
+        if self._whole is False or at >= end:
+            return
+        if self._whole:
+            self._event += raw[at:end]
+            return
+        room = max(0, self.HEAD - len(self._event))
+        self._event += raw[at : min(end, at + room)]
+        head = bytes(self._event)
+        if b"\ndata:" not in head and not head.startswith(b"data:") and len(head) < self.HEAD:
+            return  # the head is not all here yet
+        kind, version = _fields(head)
+        self._whole = self.wanted is None or version is None or self.wanted(version)
+        if self._whole:
+            self._event += raw[at + room : end]
+        else:
+            self._head = Event(kind, version, b"")
+
+    def _finish(self, events: list[Event]) -> None:
+        event = self._head if self._whole is False else parse_event(bytes(self._event))
+        if event is not None:
+            events.append(event)
+        self._event, self._whole, self._head = bytearray(), None, None
+
+
+# --- How long each stream took to hear a reading made after each score --------------------------
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """One score, as the streams of one holder heard it: for each stream that did, the time
+    from just before the score's POST left until it heard the first reading made after the
+    POST's answer came (``latest``: surely a reading holding the score, as the score committed
+    before its answer); and from the answer until it heard the first reading made after the
+    POST left (``earliest``: no sooner could a reading holding it have come). The truth lies
+    between. ``missing``: streams that heard no reading made after the answer."""
+
+    latest: list[float]
+    earliest: list[float]
+    missing: int
+
+
+def deliveries(
+    heard: Sequence[Mapping[int, float]],
+    read_at: Mapping[int, float],
+    scores: Sequence[tuple[float, float]],
+) -> list[Delivered]:
+    """``heard``: per stream, version -> when it came; ``read_at``: version -> when the server
+    read it; ``scores``: (just before the POST, its answer read), all on time.time's clock."""
+    timelines = []
+    for stream in heard:
+        seen = sorted((read_at[v], t) for v, t in stream.items() if v in read_at)
+        firsts = [t for _, t in seen]
+        for i in range(len(firsts) - 2, -1, -1):  # the soonest arrival from each reading on
+            firsts[i] = min(firsts[i], firsts[i + 1])
+        timelines.append(([r for r, _ in seen], firsts))
+    result = []
+    for sent, acked in scores:
+        latest, earliest, missing = [], [], 0
+        for reads, firsts in timelines:
+            after = bisect.bisect_right(reads, acked)
+            if after == len(reads):
+                missing += 1
+                continue
+            latest.append(firsts[after] - sent)
+            earliest.append(max(0.0, firsts[bisect.bisect_right(reads, sent)] - acked))
+        result.append(Delivered(latest, earliest, missing))
+    return result
 
 
 # --- Many streams in a process of their own ----------------------------------------------------
@@ -86,14 +292,21 @@ class _Held:
             (time.perf_counter() - started),
         )
 
-    async def _connect(self, path: str) -> _Stream:
-        reader, writer = await asyncio.open_connection(self.plan.host, self.plan.port)
+    async def _answered(
+        self, path: str, *, limit: int = 2**16
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes]:
+        """A stream of ``path`` asked for and answered 200: its reader, writer and head."""
+        reader, writer = await asyncio.open_connection(self.plan.host, self.plan.port, limit=limit)
         writer.write(request_bytes(self.plan, path))
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
         status = head.split(b" ", 2)[1]
         if status != b"200":
             writer.close()
             raise ValueError(f"HTTP {status.decode()}")
+        return reader, writer, head
+
+    async def _connect(self, path: str) -> _Stream:
+        reader, writer, _ = await self._answered(path)
         seen = b""
         while b"event: ready" not in seen:  # the stream is open once it says so
             seen += await asyncio.wait_for(reader.read(4096), 60)
@@ -131,12 +344,66 @@ class _Held:
         self.streams.clear()
 
 
-def _hold(plan: StreamPlan, pipe: Connection) -> None:
-    asyncio.run(_serve(plan, pipe))
+class _Watching(_Held):
+    """The holder's side of a tournament's standings streams: a stream is open once answered
+    (it says no ``ready``); each ``standings`` event read whole, its version noted per stream
+    with its wall-clock arrival, and the version's ``read_at`` (every stream gets the same
+    bytes: parsed once) and size."""
+
+    READ_SIZE = 2**18  # an event of a thousand entrants' standings is over 100 KB
+
+    def __init__(self, plan: StreamPlan) -> None:
+        super().__init__(plan)
+        self.read_at: dict[int, float] = {}
+        self.sizes: dict[int, int] = {}
+        self.reading: set[int] = set()  # versions some stream of this process reads whole
+
+    def _claim(self, version: int | None) -> bool:
+        """Whether this stream reads the event of ``version`` whole: the first to ask does."""
+        if version is None or version in self.read_at or version in self.reading:
+            return version is None
+        self.reading.add(version)
+        return True
+
+    async def _connect(self, path: str) -> _Stream:
+        reader, writer, head = await self._answered(path, limit=self.READ_SIZE)
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        events = EventReader(chunked=chunked, wanted=self._claim)
+        stream = _Stream(writer)
+        stream.task = asyncio.create_task(self._watch(reader, stream, events))
+        return stream
+
+    async def _watch(
+        self, reader: asyncio.StreamReader, stream: _Stream, events: EventReader
+    ) -> None:
+        while piece := await reader.read(self.READ_SIZE):
+            now = time.time()
+            for event in events.feed(piece):
+                version = event.version
+                if event.kind != "standings" or version is None:
+                    continue
+                stream.heard.setdefault(version, now)
+                if version not in self.read_at and (read := event.read_at()) is not None:
+                    self.read_at[version], self.sizes[version] = read, len(event.data)
+                    self.reading.discard(version)
+            if events.ended:
+                return
+
+    def unheard(self, after: float) -> int:
+        """Streams that have heard no reading made after ``after`` (time.time)."""
+        later = {v for v, read in self.read_at.items() if read > after}
+        return sum(1 for stream in self.streams if later.isdisjoint(stream.heard))
+
+    def delivered(self, scores: Sequence[tuple[float, float]]) -> list[Delivered]:
+        return deliveries([s.heard for s in self.streams], self.read_at, scores)
 
 
-async def _serve(plan: StreamPlan, pipe: Connection) -> None:
-    held = _Held(plan)
+def _hold(plan: StreamPlan, pipe: Connection, standings: bool) -> None:
+    asyncio.run(_serve(plan, pipe, standings))
+
+
+async def _serve(plan: StreamPlan, pipe: Connection, standings: bool = False) -> None:
+    held = _Watching(plan) if standings else _Held(plan)
     loop = asyncio.get_running_loop()
     while True:
         command, *args = await loop.run_in_executor(None, pipe.recv)
@@ -150,6 +417,15 @@ async def _serve(plan: StreamPlan, pipe: Connection) -> None:
                 await asyncio.sleep(0.005)
                 times, missing = held.heard(version)
             pipe.send((times, missing))
+        elif command == "delivered" and isinstance(held, _Watching):
+            scores, within = args
+            deadline = time.perf_counter() + within
+            last = max((acked for _, acked in scores), default=0.0)
+            while held.unheard(last) and time.perf_counter() < deadline:
+                await asyncio.sleep(0.02)
+            pipe.send((held.delivered(scores), dict(held.sizes)))
+        elif command == "failures":
+            pipe.send(sorted(set(held.failed)))
         elif command == "count":
             alive = sum(1 for s in held.streams if s.task is not None and not s.task.done())
             pipe.send(alive)
@@ -163,12 +439,13 @@ async def _serve(plan: StreamPlan, pipe: Connection) -> None:
 
 
 class Holder:
-    """A forked client process holding streams open (``open``), asked what they heard."""
+    """A forked client process holding streams open (``open``), asked what they heard: a
+    game's streams, or with ``standings`` a tournament's (``delivered``)."""
 
-    def __init__(self, plan: StreamPlan) -> None:
+    def __init__(self, plan: StreamPlan, *, standings: bool = False) -> None:
         self.pipe, theirs = multiprocessing.get_context("fork").Pipe()
         self.process = multiprocessing.get_context("fork").Process(
-            target=_hold, args=(plan, theirs), daemon=True
+            target=_hold, args=(plan, theirs, standings), daemon=True
         )
         self.process.start()
 
@@ -187,8 +464,22 @@ class Holder:
         times, missing = self._ask("heard", version, within, timeout=within + 30)
         return list(times), int(missing)
 
+    def delivered(
+        self, scores: Sequence[tuple[float, float]], *, within: float = 15.0
+    ) -> tuple[list[Delivered], dict[int, int]]:
+        """Standings streams: each score's ``Delivered`` (``scores``: time.time just before
+        each score's POST and once its answer was read), once every stream has heard a
+        reading made after the last answer or ``within`` seconds have passed; and the size of
+        each version's data."""
+        found, sizes = self._ask("delivered", list(scores), within, timeout=within + 60)
+        return list(found), dict(sizes)
+
     def alive(self) -> int:
         return int(self._ask("count"))
+
+    def failures(self) -> list[str]:
+        """Why streams failed to open, each reason once ("HTTP 429", "closed before ready")."""
+        return list(self._ask("failures"))
 
     def close(self) -> None:
         self._ask("close")

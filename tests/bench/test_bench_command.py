@@ -38,6 +38,7 @@ TINY = [
     "0",
     "--quickplay-waiting",
     "0",
+    "--no-tournament",  # tested in test_bench_tournament.py
 ]
 
 

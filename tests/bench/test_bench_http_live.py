@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TINY = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1", "--no-scaleout"]
 TINY += ["--rated-players", "0", "--rating-moves", "0"]  # tested in test_bench_ratings.py
 TINY += ["--no-strategy"]  # its figures have tests of their own (test_bench_strategy_figures.py)
+TINY += ["--no-tournament"]  # tested in test_bench_tournament.py
 
 
 def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(

@@ -32,6 +32,7 @@ SMOKE = ["--games", "100", "--players", "5", "--requests", "2", "--warmup", "1",
 SMOKE += ["--rated-players", "0", "--rating-moves", "0"]  # tested in test_bench_ratings.py
 SMOKE += ["--no-strategy"]  # its figures have tests of their own (test_bench_strategy_figures.py)
 SMOKE += ["--quickplay-waiting", "0"]  # tested in test_bench_quickplay.py
+SMOKE += ["--no-tournament"]  # tested in test_bench_tournament.py
 # --no-fail: the tiny fill's page limits are not this test's business; it reads the JSON.
 SMOKE += ["--scaleout-seconds", "4", "--scaleout-clients", "2", "--no-fail"]
 

@@ -139,6 +139,38 @@ class Command(BaseCommand):
             help="time quick play's pairing alone (no fill, no other scenario)",
         )
         parser.add_argument(
+            "--no-tournament",
+            dest="tournament",
+            action="store_false",
+            help="skip the tournament under watch (its players' turns, its standings' watchers)",
+        )
+        parser.add_argument(
+            "--tournament-players",
+            type=int,
+            default=defaults.tournament_players,
+            help=f"players entered in the tournament, each with their game begun (default "
+            f"{defaults.tournament_players:,}, its most)",
+        )
+        parser.add_argument(
+            "--tournament-watchers",
+            type=int,
+            default=defaults.tournament_watchers,
+            help=f"anonymous watchers holding its standings stream (default "
+            f"{defaults.tournament_watchers:,})",
+        )
+        parser.add_argument(
+            "--tournament-moves",
+            type=int,
+            default=defaults.tournament_moves,
+            help=f"turns (a roll, a score) timed with the watchers held, each another player's, "
+            f"and as many without (default {defaults.tournament_moves:,})",
+        )
+        parser.add_argument(
+            "--tournament-only",
+            action="store_true",
+            help="time the tournament under watch alone (no fill, no other scenario)",
+        )
+        parser.add_argument(
             "--page",
             dest="pages",
             action="append",
@@ -177,6 +209,11 @@ class Command(BaseCommand):
                 quickplay_waiting=opts["quickplay_waiting"],
                 quickplay_arrivals=opts["quickplay_arrivals"],
                 quickplay_only=opts["quickplay_only"],
+                tournament=opts["tournament"],
+                tournament_players=opts["tournament_players"],
+                tournament_watchers=opts["tournament_watchers"],
+                tournament_moves=opts["tournament_moves"],
+                tournament_only=opts["tournament_only"],
             )
             bench.run(options, bench.Console(self.stdout, self.stderr, self.style))
         except bench.BenchError as exc:
