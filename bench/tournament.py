@@ -391,10 +391,10 @@ class Served:
 def served(watchers: int) -> Iterator[Served]:
     """The node: as deploy/ has it when a Redis answers, else one ASGI worker for all. Every
     watcher of the bench comes from one address, past the standings streams the site lets an
-    address hold (``STANDINGS_STREAMS_PER_ADDRESS``): raised for it, as a crowd comes from many."""
+    address hold (``ANONYMOUS_STREAMS_PER_ADDRESS``): raised for it, as a crowd comes from many."""
     live = live_redis()
     env = {"LIVE_REDIS_URL": live} if live else {}
-    stream_pool = env | {"STANDINGS_STREAMS_PER_ADDRESS": str(watchers + 100)}
+    stream_pool = env | {"ANONYMOUS_STREAMS_PER_ADDRESS": str(watchers + 100)}
     stream_port = free_port()
     with ExitStack() as stack:
         moves_port = stream_port
