@@ -14,5 +14,5 @@ urlpatterns = [
     path("t/<slug:token>/start/", views.start, name="start"),
     path("t/<slug:token>/end/", views.end, name="end"),
     path("t/<slug:token>/play/", views.play, name="play"),
-    path("t/<slug:token>/replay/<int:game_id>/", review.tournament_replay, name="replay"),
+    path("t/<slug:token>/replay/<int64:game_id>/", review.tournament_replay, name="replay"),
 ]
