@@ -7,7 +7,9 @@ card is its player's alone until its day is over: its dice are everyone's dice t
 anyone may watch it while it is among the rows its day's board shows (the top ten never ranks
 a challenge). A tournament's game is sealed while its tournament runs, for everyone, its own
 player too (``sealed``): every entrant throws the same faces. Once over, anyone who may read
-its standings may watch it (its entrants; anyone, for a listed one).
+its standings may watch it: its entrants, anyone for a listed one, and anyone holding its link
+through the link's own replay address (``tournament_seat``: the standings link each score there,
+as a private tournament's link is all its visitors hold).
 """
 
 from __future__ import annotations
@@ -44,6 +46,25 @@ def finished_seat(game_id: int, position: int) -> Seat | None:
         .filter(game_id=game_id, position=position, game__status=GameStatus.FINISHED)
         .first()
     )
+
+
+def tournament_seat(token: str, game_id: int) -> tuple[Seat | None, bool]:
+    """The finished card of game ``game_id`` of the tournament whose link holds ``token``, and
+    whether it is still sealed (the tournament not over); ``(None, False)`` when that
+    tournament has no such finished game."""
+    seat = (
+        Seat.objects.select_related("game")
+        .filter(
+            game_id=game_id,
+            position=0,
+            game__status=GameStatus.FINISHED,
+            game__tournament__token=token,
+        )
+        .first()
+    )
+    if seat is None:
+        return None, False
+    return seat, sealed(seat)
 
 
 def may_watch(seat: Seat, viewer: User | None) -> bool:

@@ -115,14 +115,35 @@ def replay(request: HtmxRequest, game_id: int, position: int) -> HttpResponse:
         return _sealed(request)
     if seat is None or not sharing.may_watch(seat, viewer):
         raise Http404("There is no such game to watch.")
-    context: dict[str, Any] = {}
-    if viewer is not None and seat.user_id == viewer.pk:
-        token = sharing.link_of(seat)
-        context["owner"] = True
-        context["secret_today"] = sharing.secret_today(seat)
-        context["share_url"] = (
+    return _replay_page(request, seat, replays.replay_of(seat), _owners(request, seat, viewer))
+
+
+def _owners(request: HtmxRequest, seat: Seat, viewer: User | None) -> dict[str, Any]:
+    """What the replay shows its own player alone: the link to share it, or why not yet."""
+    if viewer is None or seat.user_id != viewer.pk:
+        return {}
+    token = sharing.link_of(seat)
+    return {
+        "owner": True,
+        "secret_today": sharing.secret_today(seat),
+        "share_url": (
             request.build_absolute_uri(reverse("shared", kwargs={"token": token})) if token else ""
-        )
+        ),
+    }
+
+
+@require_safe
+def tournament_replay(request: HtmxRequest, token: str, game_id: int) -> HttpResponse:
+    """A tournament's finished card step by step, for anyone holding the tournament's link
+    (its standings link each score here), once the tournament is over; sealed (409) before,
+    404 for a game that is not a finished one of that tournament."""
+    seat, is_sealed = sharing.tournament_seat(token, game_id)
+    if seat is None:
+        raise Http404("There is no such game to watch.")
+    if is_sealed:
+        return _sealed(request)
+    # A private tournament's link is its secret: not for search engines.
+    context = {"shared": True} | _owners(request, seat, _viewer(request))
     return _replay_page(request, seat, replays.replay_of(seat), context)
 
 

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.review import views as review
 from games.tournaments import stream, views
 
 app_name = "tournaments"
@@ -13,4 +14,5 @@ urlpatterns = [
     path("t/<slug:token>/start/", views.start, name="start"),
     path("t/<slug:token>/end/", views.end, name="end"),
     path("t/<slug:token>/play/", views.play, name="play"),
+    path("t/<slug:token>/replay/<int64:game_id>/", review.tournament_replay, name="replay"),
 ]

@@ -172,6 +172,7 @@ def standings_context(tournament: Tournament, board: selectors.Board) -> dict[st
             start=f"{daily_results.reference_score():.1f}"
         ),
         "poll_seconds": POLL_SECONDS,
+        "ended_at_shown": clock.shown(tournament.ended_at) if tournament.ended_at else "",
     }
 
 

@@ -4,7 +4,8 @@
 // every 5 s (htmx, on #standings) is held back; where no stream can be had (refused: 429 or
 // 503, a WSGI server, a proxy that holds it back, a browser without EventSource) or while a
 // broken one is away, the page asks as before. The pushed fragment names nobody as "you": the
-// viewer's line is marked here, from the entry the page was drawn for (data-my-entry).
+// viewer's line is marked here, from the entry the page was drawn for (data-my-entry). Once the
+// pushed standings are final, the tournament's state above them is shown as over too.
 (function () {
   "use strict";
 
@@ -51,6 +52,17 @@
     state.events += 1;
     state.version = Number(pushed.version);
     markMine(found);
+    showOver(found);
+  }
+
+  // Standings that turn final carry the state of a tournament over (the same for everyone: no
+  // action is left): it takes the place of the state the page was drawn with (running, its
+  // Play and End buttons).
+  function showOver(found) {
+    const over = found.querySelector("template[data-tournament-over]");
+    const panel = document.querySelector("[data-tournament-state-panel]");
+    if (!over || !panel || panel.querySelector("[data-tournament-ended]")) return;
+    panel.replaceChildren(over.content.cloneNode(true));
   }
 
   function start() {
@@ -89,7 +101,9 @@
   // A page that asked (no stream) gets the fragment for its viewer: keep following it.
   document.addEventListener("htmx:afterSwap", function () {
     const found = section();
-    if (found) markMine(found);
+    if (!found) return;
+    markMine(found);
+    showOver(found);
   });
 
   if (document.readyState === "loading") {

@@ -4,11 +4,13 @@ having changed nothing; the list shows the listed ones alone; the standings poll
 from __future__ import annotations
 
 import pytest
+from django.template import engines
 from django.test import Client
 from django.urls import reverse
 
-from games.tournaments import services
+from games.tournaments import clock, selectors, services, stream
 from games.tournaments.models import Entry, Tournament
+from games.tournaments.views import standings_context
 from tests.factories import HTMX, client_for, page_text
 from tests.tournaments.tournament_support import opened, registered, started_with
 
@@ -152,3 +154,38 @@ def test_the_dashboard_links_the_tournaments(make_user):
     text = client_for(make_user("alice")).get(reverse("games:dashboard")).text
 
     assert reverse("tournaments:list") in text and reverse("tournaments:new") in text
+
+
+def test_a_visitor_is_asked_to_log_in_to_join_while_it_is_open_alone(make_user):
+    tournament = opened(listed=False)
+    assert "Log in to join" in page_text(Client().get(url("page", tournament)))
+
+    services.join(user=make_user("alice"), token=tournament.token)
+    services.start(user=tournament.host, token=tournament.token)
+    running = page_text(Client().get(url("page", tournament)))
+    assert "Running" in running and "Log in to join" not in running
+
+
+def test_once_over_the_state_and_the_final_standings_say_so_alike(make_user):
+    """The page of an ended tournament says when it ended, with no action left for anyone;
+    the standings pushed to its streams carry the same state, which the page shows in place
+    of the one it was drawn with (``standings.js``)."""
+    alice = make_user("alice")
+    tournament = started_with(alice, listed=False)
+    services.end(user=tournament.host, token=tournament.token)
+    tournament.refresh_from_db()
+    ended = clock.shown(tournament.ended_at)
+
+    for client in (Client(), client_for(alice), client_for(tournament.host)):
+        page = client.get(url("page", tournament))
+        text = page_text(page)
+        assert f"Over It ended on {ended}." in text
+        assert "Log in to join" not in text and "Running" not in text
+        assert "data-tournament-play>" not in page.text and "data-tournament-end>" not in page.text
+    html = (  # as ``stream.read`` draws it for every stream
+        engines["jinja2"]
+        .get_template(stream.FRAGMENT)
+        .render(standings_context(tournament, selectors.board(tournament)))
+    )
+    over = html.split("<template data-tournament-over>", 1)[1].split("</template>", 1)[0]
+    assert f"It ended on {ended}." in page_text(over) and "data-tournament-state" in over
