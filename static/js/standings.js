@@ -13,6 +13,10 @@
   const state = { streaming: false, events: 0, version: 0, ended: "" };
   window.yahtzeeStandings = state;
   let source = null;
+  // The phase the page was drawn in ("open", "running", "over"): what it offers its viewer
+  // (Join, Start, Play) is the viewer's own, so a start pushed to a page drawn before it is
+  // shown by drawing the page again, once (the Play button appears for an entrant).
+  let drawnPhase = "";
 
   function section() {
     return document.getElementById("standings");
@@ -37,6 +41,10 @@
     name.append(" ", tag);
   }
 
+  function startedSinceDrawn(body) {
+    return Boolean(body) && drawnPhase === "open" && body.dataset.phase === "running";
+  }
+
   function show(data) {
     const found = section();
     if (!found) return;
@@ -48,6 +56,10 @@
     if (!body) return;
     const fresh = document.createElement("template");
     fresh.innerHTML = pushed.html;
+    if (startedSinceDrawn(fresh.content.querySelector("[data-standings-body]"))) {
+      window.location.reload();
+      return;
+    }
     body.replaceWith(fresh.content);
     state.events += 1;
     state.version = Number(pushed.version);
@@ -67,6 +79,8 @@
 
   function start() {
     const found = section();
+    const drawn = found && found.querySelector("[data-standings-body]");
+    drawnPhase = (drawn && drawn.dataset.phase) || "";
     const url = found ? found.dataset.standingsStream || "" : "";
     if (!url || !window.EventSource || source) return;
     source = new window.EventSource(url + "?since=" + shownVersion(found));
@@ -102,6 +116,10 @@
   document.addEventListener("htmx:afterSwap", function () {
     const found = section();
     if (!found) return;
+    if (startedSinceDrawn(found.querySelector("[data-standings-body]"))) {
+      window.location.reload();
+      return;
+    }
     markMine(found);
     showOver(found);
   });
