@@ -588,7 +588,9 @@ def test_once_over_the_crawl_finds_the_finished_games_replay(
     world = build(settings)
     assert world.tournament.host is not None
     services.end(user=world.tournament.host, token=world.tournament.token)
-    replay = reverse("games:replay", kwargs={"game_id": world.finished.pk, "position": 0})
+    # The standings link each finished game's replay by the tournament's own address (anyone
+    # with its link may see it once over, a private tournament's visitor too).
+    replay = reverse("tournaments:replay", args=[world.tournament.token, world.finished.pk])
     standings = reverse("tournaments:page", args=[world.tournament.token])
 
     for who, client in visitors(world).items():
