@@ -52,12 +52,12 @@ def review(moved: Moved) -> Coaching | None:
     if not coached or isinstance(decision, rules.Undone):
         return Coaching(position, None) if moved.seats[position].coach_note else None
     sheet, turn = before.sheets[position], before.turn
-    advisor = advice.advisor()
+    advisor = advice.advisor(before.kind)
     ranked = advisor.options(sheet, turn)  # once: for the grading and for the note
     graded = strategy.grade(advisor, sheet, turn, _choice(decision, turn), ranked=ranked)
     note = None
     if graded.loss >= float(user.coach_threshold):
-        exact = before.kind is rules.CLASSIC and before.seats == 1
+        exact = before.kind is advisor.kind and before.seats == 1
         note = note_of(graded, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
     return Coaching(position, note, graded=True)
 

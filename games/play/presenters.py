@@ -46,12 +46,18 @@ from games.store import SeatedGame
 from games.tournaments import closing as tournament_closing
 from games.tournaments.selectors import game_tournament as tournament_of
 
-LIMITS = {
-    "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
-    "upper_bonus": rules.UPPER_BONUS,
-    "yahtzee_bonus": rules.YAHTZEE_BONUS,
-}
-"""The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
+def limits(kind: rules.GameKind) -> dict[str, int]:
+    """The rule numbers a ``kind``'s card spells out ("63 for the bonus", Yatzy's bonus of 50),
+    from the rules, not the template."""
+    return {
+        "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
+        "upper_bonus": kind.upper_bonus,
+        "yahtzee_bonus": rules.YAHTZEE_BONUS,
+    }
+
+
+LIMITS = limits(rules.CLASSIC)
+"""Classic's rule numbers (the trainer's card is Classic's)."""
 
 
 GAME_ACTIONS = (
@@ -419,7 +425,7 @@ def game_context(
             if part
         ),
         "boxes": kind.boxes,
-        "limits": LIMITS,
+        "limits": limits(kind),
         "urls": urls,
         "oob": False,  # the roll answer sets it; set here, the templates never look it up in vain
     }

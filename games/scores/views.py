@@ -148,7 +148,7 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         "accuracy_chart": accuracy,
         "accuracy_trend": accuracy_trend(stats.accuracies, own=own),
         "accuracy_mean": statistics.fmean(stats.accuracies) if stats.accuracies else None,
-        "exact_kind": kind == rules.CLASSIC.key,
+        "exact_kind": kind != rules.TRIPLE.key,
         # Their own page offers the analysis of their latest finished games.
         "analysable": finished_rows(latest_finished(user=player, shown=5)) if own else [],
     }
