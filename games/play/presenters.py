@@ -46,6 +46,7 @@ from games.store import SeatedGame
 from games.tournaments import closing as tournament_closing
 from games.tournaments.selectors import game_tournament as tournament_of
 
+
 def limits(kind: rules.GameKind) -> dict[str, int]:
     """The rule numbers a ``kind``'s card spells out ("63 for the bonus", Yatzy's bonus of 50),
     from the rules, not the template."""

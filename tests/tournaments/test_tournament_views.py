@@ -50,7 +50,7 @@ def test_a_trial_account_is_told_it_cannot_host(make_user):
         ({"name": "Big", "cap": "1001"}, "1 to 1,000 players"),
         ({"name": "Big", "cap": "٣"}, "1 to 1,000 players"),
         ({"name": "", "cap": "10"}, "a name of 1 to 60"),
-        ({"name": "K", "cap": "10", "kind": "x"}, "Choose Classic or Triple"),
+        ({"name": "K", "cap": "10", "kind": "x"}, "Choose Classic, Triple or Yatzy"),
     ],
 )
 def test_a_bad_form_answers_400(form, message):

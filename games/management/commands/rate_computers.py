@@ -1,5 +1,5 @@
-"""`manage.py rate_computers [--kind classic|triple|yatzy] [--games N] [--seed S]`: rate the computer
-players by games against each other (``games.ratings.anchors.simulate``) and print their
+"""`manage.py rate_computers [--kind classic|triple|yatzy] [--games N] [--seed S]`: rate the
+computer players by games against each other (``games.ratings.anchors.simulate``) and print their
 ratings, beside the fixed ones the site uses (``anchors.COMPUTERS``)."""
 
 from __future__ import annotations
