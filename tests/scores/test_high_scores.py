@@ -181,3 +181,19 @@ def test_stats_of_a_player_with_no_game(player):
         None,
         None,
     )
+
+
+def test_yatzy_has_its_own_top_ten_and_statistics(make_user, finished, client_for):
+    amy = make_user("amy", display_name="Amy")
+    finished(amy, 301, kind=rules.CLASSIC.key)
+    finished(amy, 262, kind=rules.YATZY.key, cards=[{"one_pair": 12, "yatzy": 50}])
+
+    yatzy = top_ten(kind=rules.YATZY.key, now=NOW)
+    classic = top_ten(kind=rules.CLASSIC.key, now=NOW)
+    stats = player_stats(user_id=amy.pk, kind=rules.YATZY.key)
+    page = client_for(amy).get("/scores/", {"kind": "yatzy"}).text
+
+    assert ranks(yatzy) == [(1, "Amy", 262)] and ranks(classic) == [(1, "Amy", 301)]
+    assert stats.totals == [262]
+    assert [box.label for box in stats.boxes] == [box.label for box in rules.YATZY.boxes]
+    assert "262" in page and "301" not in page
