@@ -335,7 +335,9 @@ def game_context(
     round = min(game.round, kind.rounds)
     high_score = high_score_news((high_scores or {}).get(seat.pk)) if finished else None
     scoring = seated.record if isinstance(seated.record, rules.Scoring) else None
-    news = celebrations(scoring, finished=finished, total=grand_total, high_score=high_score)
+    news = celebrations(
+        scoring, finished=finished, total=grand_total, high_score=high_score, kind=kind
+    )
     return {
         "game": game,
         "kind": kind,

@@ -165,3 +165,16 @@ def test_the_computer_plays_a_yatzy_turn_in_yatzys_boxes(player) -> None:
     assert len(computers_card) == 1
     assert set(computers_card) <= set(rules.YATZY.boxes)
     assert cards_of(game, 0) == [{"yatzy_small_straight": 15}]
+
+
+def test_five_of_a_kind_in_yatzy_is_called_a_yatzy(alice_client, player, next_dice) -> None:
+    alice_client.post(reverse("games:new"), {"kind": "yatzy"})
+    game = Game.objects.get()
+    next_dice(4, 4, 4, 4, 4)
+    alice_client.post(url("roll", game), {"version": 0}, headers=HTMX)
+
+    answer = alice_client.post(url("score", game), {"version": 1, "box": "yatzy"}, headers=HTMX)
+
+    assert cards_of(game) == [{"yatzy": 50}]
+    assert 'data-celebrate="yahtzee">Yatzy!</p>' in answer.text
+    assert "YAHTZEE" not in page_text(answer)
