@@ -12,8 +12,8 @@ undo takes it down with the box it takes back).
 The coach is the account's: it grades the account's own seat only, never the guests who play
 at its screen (other people, who did not ask for it) nor the computer, and never in the daily
 challenge (no help there). A seat it graded is marked (``Seat.coached``), as one that asked
-for hints is. Classic solitaire is exact; Triple and games of several get the hints' estimate,
-and the note says so.
+for hints is. Classic and Yatzy solitaire are exact (each by its own table); Triple and games
+of several get the hints' estimate, and the note says so.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from games.store import SeatedGame
 SHOWN = 3
 """The best choices the note's "Show" lists."""
 
-ESTIMATE = "An estimate: exact play is known for Classic solitaire only."
+ESTIMATE = "An estimate: exact play is known for a Classic or Yatzy game played alone."
 
 
 def review(moved: Moved) -> Coaching | None:
