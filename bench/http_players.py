@@ -34,6 +34,7 @@ DASHBOARD_PLAYER = f"{PREFIX}dashboard"
 WAITER = f"{PREFIX}waiter"
 GUESTS = ("Ann", "Ben", "Cid", "Dot", "Eve")  # five guests at the mover's screen: six seats
 SIX_SEAT_GAMES = 6  # per client: 78 turns each, more than a run's client plays
+YATZY_GAMES = 32  # per client: 15 turns each, as many turns as the six-seat games give
 
 OPEN_GAMES = 300
 FINISHED_GAMES = 5_000
@@ -52,6 +53,7 @@ class Prepared:
     stream_follow: tuple[int, ...] = ()  # as many again, followed by stream
     watched: tuple[int, ...] = ()  # one per watcher count: A moves in them, watched by streams
     six_seats: tuple[tuple[int, ...], ...] = ()  # per client (then one to count queries)
+    yatzy: tuple[tuple[int, ...], ...] = ()  # Yatzy games alone, per client
 
 
 def clear(console: Console | None = None) -> None:
@@ -148,9 +150,16 @@ def prepare(
             )
             for _ in range(clients + 1)
         )
+        yatzy = tuple(
+            tuple(
+                services.start_game(owner=mover, kind=rules.YATZY.key).pk
+                for _ in range(YATZY_GAMES)
+            )
+            for _ in range(clients)
+        )
     console.line(
         f"  {WAITER} waits in a two-player game; {follow_count} more to follow moves in; "
-        f"{SIX_SEAT_GAMES} six-seat games per client"
+        f"{SIX_SEAT_GAMES} six-seat games and {YATZY_GAMES} Yatzy games per client"
     )
     return Prepared(
         mover=mover,
@@ -163,6 +172,7 @@ def prepare(
         stream_follow=by_stream if watched_count else (),
         watched=watched,
         six_seats=six_seats,
+        yatzy=yatzy,
     )
 
 

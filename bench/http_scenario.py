@@ -167,11 +167,13 @@ def measure(
                     "etag": etag,
                     "wait_etag": wait_etag,
                     "six_seat_games": six,
+                    "yatzy_games": yatzy,
                 }
             )
-            for game_id, six in zip(
+            for game_id, six, yatzy in zip(
                 prepared.games[:clients],
                 prepared.six_seats[:clients] or [()] * clients,
+                prepared.yatzy[:clients] or [()] * clients,
                 strict=True,
             )
         ]

@@ -30,6 +30,8 @@ NEW_GAME = "new_game"
 WAIT_CHECK = "wait_check"  # a waiting player's update check on a two-player online game
 ROLL6 = "roll6"  # a roll in a six-seat game (the host with five guests at one screen)
 SCORE6 = "score6"
+ROLL_YATZY = "roll_yatzy"  # a roll in a Yatzy game alone (issue 39: the same targets as Classic)
+SCORE_YATZY = "score_yatzy"
 
 TITLES = {
     FRONT: "Front page (signed in)",
@@ -41,12 +43,16 @@ TITLES = {
     WAIT_CHECK: "Update check, waiting",
     ROLL6: "Roll, six seats",
     SCORE6: "Score, six seats",
+    ROLL_YATZY: "Roll, Yatzy",
+    SCORE_YATZY: "Score, Yatzy",
 }
-TYPES = (FRONT, ROLL, SCORE, NOT_MODIFIED, DASHBOARD, WAIT_CHECK, ROLL6, SCORE6, NEW_GAME)
+TYPES = (FRONT, ROLL, SCORE, NOT_MODIFIED, DASHBOARD, WAIT_CHECK, ROLL6, SCORE6, ROLL_YATZY,
+         SCORE_YATZY, NEW_GAME)  # fmt: skip
 
 # One turn of a client's loop: every type once, two rolls a turn (the second holding dice), in
-# the solo game and in the six-seat one.
-CYCLE = (FRONT, ROLL, NOT_MODIFIED, WAIT_CHECK, DASHBOARD, ROLL, SCORE, ROLL6, ROLL6, SCORE6)
+# the solo game, the six-seat one and the Yatzy one.
+CYCLE = (FRONT, ROLL, NOT_MODIFIED, WAIT_CHECK, DASHBOARD, ROLL, SCORE, ROLL6, ROLL6, SCORE6,
+         ROLL_YATZY, ROLL_YATZY, SCORE_YATZY)  # fmt: skip
 
 
 # --- The maths -------------------------------------------------------------------------------
@@ -145,6 +151,8 @@ def targets(*, vendor: str, shared_cache: bool) -> list[Target]:
         Target(WAIT_CHECK, "queries", check_queries, False),
         Target(ROLL6, "ratio", roll, True),
         Target(SCORE6, "ratio", score, True),
+        Target(ROLL_YATZY, "ratio", roll, True),
+        Target(SCORE_YATZY, "ratio", score, True),
     ]
 
 
@@ -170,6 +178,7 @@ class ClientPlan:
     wait_url: str = ""  # that game, the other player on turn: its update check answers 304
     wait_etag: str = ""
     six_seat_games: tuple[int, ...] = ()  # six-seat games, played one after the other
+    yatzy_games: tuple[int, ...] = ()  # Yatzy games alone, played one after the other
 
 
 class Load:
@@ -187,6 +196,7 @@ class Load:
         plan, recorder = self.plan, self.recorder
         seat = Seat(self.mover, plan.game_id)
         six = SixSeats(self.mover, list(plan.six_seat_games))
+        yatzy = SixSeats(self.mover, list(plan.yatzy_games), kinds=(ROLL_YATZY, SCORE_YATZY))
         started = time.perf_counter()
         warm_until = started + plan.warmup_seconds
         end = warm_until + plan.seconds
@@ -209,6 +219,8 @@ class Load:
                         self.waiter.get(WAIT_CHECK, plan.wait_url, headers=headers)
                 elif kind in (ROLL6, SCORE6):
                     six.step(kind)
+                elif kind in (ROLL_YATZY, SCORE_YATZY):
+                    yatzy.step(kind)
                 elif kind == ROLL:
                     step = seat.roll()
                     if not step.ok or not step.boxes:
@@ -242,18 +254,21 @@ def client_for(plan: ClientPlan, cookie: str, recorder: Recorder) -> Client:
 
 
 class SixSeats:
-    """A client's six-seat games (the host plays every seat at one screen): two rolls and a
-    score a turn, whoever's turn it is; the next game when one ends, nothing once all have."""
+    """A client's six-seat games (the host plays every seat at one screen), or its Yatzy games
+    alone (``kinds``: the roll's and the score's): two rolls and a score a turn, whoever's turn
+    it is; the next game when one ends, nothing once all have."""
 
-    def __init__(self, client: Client, games: list[int]) -> None:
-        self.client, self.games = client, games
-        self.seat = Seat(client, games[0], kinds=(ROLL6, SCORE6)) if games else None
+    def __init__(
+        self, client: Client, games: list[int], *, kinds: tuple[str, str] = (ROLL6, SCORE6)
+    ) -> None:
+        self.client, self.games, self.kinds = client, games, kinds
+        self.seat = Seat(client, games[0], kinds=kinds) if games else None
 
     def step(self, kind: str) -> None:
         seat = self.seat
         if seat is None:
             return
-        if kind == ROLL6 or not seat.boxes:
+        if kind == self.kinds[0] or not seat.boxes:
             step = seat.roll()
             if not step.ok or not step.boxes:
                 self.next_game()
@@ -264,7 +279,7 @@ class SixSeats:
 
     def next_game(self) -> None:
         self.games.pop(0)
-        self.seat = Seat(self.client, self.games[0], kinds=(ROLL6, SCORE6)) if self.games else None
+        self.seat = Seat(self.client, self.games[0], kinds=self.kinds) if self.games else None
 
 
 def drive(plan: ClientPlan) -> list[Sample]:

@@ -16,7 +16,10 @@ from games import rules
 
 KIND_CHOICES = [(kind.key, kind.name) for kind in rules.PLAYABLE.values()]
 """The kinds of game the site offers (``rules.PLAYABLE``) as the database stores them: every
-chooser reads them. Yatzy (in ``rules.KINDS``) joins once its pages can show it."""
+chooser reads them."""
+_SHORT_NAMES = [kind.name.removesuffix(" Yahtzee") for kind in rules.PLAYABLE.values()]
+KINDS_IN_WORDS = ", ".join(_SHORT_NAMES[:-1]) + " or " + _SHORT_NAMES[-1]
+"""The kinds offered as a refusal names them: "Classic, Triple or Yatzy"."""
 
 
 TURN_LIMITS = {60: "1 minute", 3600: "1 hour", 86400: "1 day"}

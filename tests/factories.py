@@ -247,7 +247,7 @@ def play_out(
         assert seat is not None
         mover = table.seats[seat].user or user  # a guest's moves are the host's
         by = table.position_of(mover)
-        decided = strategy.make_bot(bot, advice.advisor(), rng).decide(
+        decided = strategy.make_bot(bot, advice.advisor(match.kind), rng).decide(
             match.sheets[seat], match.turn
         )
         action: rules.Action

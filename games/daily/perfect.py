@@ -33,7 +33,8 @@ def play_stream(
 ) -> PerfectGame:
     """The perfect bot's solo game of ``kind`` on ``stream``'s dice under ``key``: each roll
     throws the faces of the positions a player's same roll would throw (``stream_source``).
-    Exact for Classic; on a Triple card the advisor's stated heuristic (``games.strategy``)."""
+    Exact for Classic and Yatzy; on a Triple card the advisor's stated heuristic
+    (``games.strategy``)."""
     bot = strategy.make_bot("perfect", advisor, random.Random(0))  # the perfect bot never draws
     match = rules.Match.start(kind, 1, players=(None,))
     turns: list[dict[str, Any]] = []

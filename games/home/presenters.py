@@ -21,6 +21,7 @@ from games.models import (
     GameStatus,
 )
 from games.play.presenters import game_url, play_url
+from games.strategy import yatzy
 from games.strategy.bots import (
     MEASURED_ACCURACY,
     MEASURED_ACCURACY_DATE,
@@ -59,6 +60,7 @@ def accuracy_help() -> dict[str, Any]:
     start = MEASURED_MEAN["perfect"]
     return {
         "perfect_start": f"{start:.2f}",
+        "yatzy_perfect_start": f"{yatzy.EXPECTED:.2f}",
         "example_loss": f"{EXAMPLE_LOSS:.1f}",
         "example_accuracy": f"{strategy.accuracy(EXAMPLE_LOSS, start):.1f}",
         "bot_accuracy": [

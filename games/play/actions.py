@@ -237,7 +237,7 @@ def take_hint(
     match = table.match()
     seat = match.on_turn
     assert seat is not None  # the hint was shown to the seat on turn
-    found = advice.advisor().hint(
+    found = advice.advisor(match.kind).hint(
         match.sheets[seat], match.turn, players=match.seats, alternatives=2
     )
     return table, found
@@ -310,7 +310,7 @@ def _computers_choice(table: SeatedGame, match: rules.Match) -> rules.Action:
     assert seat is not None
     # Seeded by the game and how far it has gone: a replay of the same position decides the same.
     rng = random.Random(f"{table.game.pk}:{table.game.version}:{len(match.log)}")
-    bot = strategy.make_bot(table.seats[seat].bot or "good", advice.advisor(), rng)
+    bot = strategy.make_bot(table.seats[seat].bot or "good", advice.advisor(match.kind), rng)
     decided = bot.decide(match.sheets[seat], match.turn)
     if isinstance(decided, strategy.RollDice):
         return actions.Roll(None, decided.held)

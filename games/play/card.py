@@ -174,7 +174,7 @@ def scoreboard(
         for t in totals
     ]
     rows.append(row("Upper bonus", "scoreboard-sum", upper_bonus))
-    if kind.columns == 1:
+    if kind.yahtzee_bonus:
         rows.append(row("Yahtzee bonus", "", [t["yahtzee_bonus"] for t in totals]))
     rows.append(row("Total", "scoreboard-total", [t["grand_total"] for t in totals]))
     return Scoreboard(

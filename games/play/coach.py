@@ -12,8 +12,8 @@ undo takes it down with the box it takes back).
 The coach is the account's: it grades the account's own seat only, never the guests who play
 at its screen (other people, who did not ask for it) nor the computer, and never in the daily
 challenge (no help there). A seat it graded is marked (``Seat.coached``), as one that asked
-for hints is. Classic solitaire is exact; Triple and games of several get the hints' estimate,
-and the note says so.
+for hints is. Classic and Yatzy solitaire are exact (each by its own table); Triple and games
+of several get the hints' estimate, and the note says so.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from games.store import SeatedGame
 SHOWN = 3
 """The best choices the note's "Show" lists."""
 
-ESTIMATE = "An estimate: exact play is known for Classic solitaire only."
+ESTIMATE = "An estimate: exact play is known for a Classic or Yatzy game played alone."
 
 
 def review(moved: Moved) -> Coaching | None:
@@ -52,12 +52,12 @@ def review(moved: Moved) -> Coaching | None:
     if not coached or isinstance(decision, rules.Undone):
         return Coaching(position, None) if moved.seats[position].coach_note else None
     sheet, turn = before.sheets[position], before.turn
-    advisor = advice.advisor()
+    advisor = advice.advisor(before.kind)
     ranked = advisor.options(sheet, turn)  # once: for the grading and for the note
     graded = strategy.grade(advisor, sheet, turn, _choice(decision, turn), ranked=ranked)
     note = None
     if graded.loss >= float(user.coach_threshold):
-        exact = before.kind is rules.CLASSIC and before.seats == 1
+        exact = before.kind is advisor.kind and before.seats == 1
         note = note_of(graded, ranked[:SHOWN], exact=exact, columns=before.kind.columns)
     return Coaching(position, note, graded=True)
 

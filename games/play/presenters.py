@@ -46,12 +46,19 @@ from games.store import SeatedGame
 from games.tournaments import closing as tournament_closing
 from games.tournaments.selectors import game_tournament as tournament_of
 
-LIMITS = {
-    "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
-    "upper_bonus": rules.UPPER_BONUS,
-    "yahtzee_bonus": rules.YAHTZEE_BONUS,
-}
-"""The rule numbers the card spells out ("63 for the bonus"), from the rules, not the template."""
+
+def limits(kind: rules.GameKind) -> dict[str, int]:
+    """The rule numbers a ``kind``'s card spells out ("63 for the bonus", Yatzy's bonus of 50),
+    from the rules, not the template."""
+    return {
+        "upper_threshold": rules.UPPER_BONUS_THRESHOLD,
+        "upper_bonus": kind.upper_bonus,
+        "yahtzee_bonus": rules.YAHTZEE_BONUS,
+    }
+
+
+LIMITS = limits(rules.CLASSIC)
+"""Classic's rule numbers (the trainer's card is Classic's)."""
 
 
 GAME_ACTIONS = (
@@ -328,7 +335,9 @@ def game_context(
     round = min(game.round, kind.rounds)
     high_score = high_score_news((high_scores or {}).get(seat.pk)) if finished else None
     scoring = seated.record if isinstance(seated.record, rules.Scoring) else None
-    news = celebrations(scoring, finished=finished, total=grand_total, high_score=high_score)
+    news = celebrations(
+        scoring, finished=finished, total=grand_total, high_score=high_score, kind=kind
+    )
     return {
         "game": game,
         "kind": kind,
@@ -419,7 +428,7 @@ def game_context(
             if part
         ),
         "boxes": kind.boxes,
-        "limits": LIMITS,
+        "limits": limits(kind),
         "urls": urls,
         "oob": False,  # the roll answer sets it; set here, the templates never look it up in vain
     }

@@ -64,15 +64,22 @@ def result_line(players: Sequence[dict[str, Any]]) -> str:
 
 
 def celebrations(
-    scoring: rules.Scoring | None, *, finished: bool, total: int, high_score: dict[str, str] | None
+    scoring: rules.Scoring | None,
+    *,
+    finished: bool,
+    total: int,
+    high_score: dict[str, str] | None,
+    kind: rules.GameKind = rules.CLASSIC,
 ) -> list[dict[str, str]]:
-    """What the scoring just done deserves beyond a line of text, biggest news last."""
+    """What the scoring just done deserves beyond a line of text, biggest news last; a five of
+    a kind is called as ``kind``'s players call it (YAHTZEE!, Yatzy!)."""
     if scoring is None:
         return []
     events = []
     if rules.is_yahtzee(scoring.dice):
         bonus = f" +{scoring.yahtzee_bonus} bonus." if scoring.yahtzee_bonus else ""
-        events.append({"kind": "yahtzee", "text": f"YAHTZEE!{bonus}"})
+        shout = "Yatzy!" if kind is rules.YATZY else "YAHTZEE!"
+        events.append({"kind": "yahtzee", "text": f"{shout}{bonus}"})
     if scoring.upper_bonus:
         events.append({"kind": "upper-bonus", "text": f"Upper bonus +{scoring.upper_bonus}!"})
     if finished:

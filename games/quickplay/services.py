@@ -28,7 +28,7 @@ from accounts import licensing
 from accounts.models import User
 from games import rules, store
 from games.errors import BadInput, GameError
-from games.models import Game, GameStatus
+from games.models import KINDS_IN_WORDS, Game, GameStatus
 from games.play import actions as play
 from games.play import broadcast
 from games.quickplay.models import QuickWait
@@ -63,7 +63,7 @@ class QuickPlayError(GameError):
 
 class UnknownKind(QuickPlayError, BadInput):
     def __init__(self) -> None:
-        super().__init__("There is no such kind of game: choose Classic or Triple.")
+        super().__init__(f"There is no such kind of game: choose {KINDS_IN_WORDS}.")
 
 
 class AlreadyWaiting(QuickPlayError):

@@ -38,12 +38,18 @@ COMPUTERS: Final[dict[str, dict[str, float]]] = {
         "good": 31.72832972013091,
         "beginner": 14.954029874716829,
     },
+    "yatzy": {
+        "perfect": 31.97777520837951,
+        "good": 29.289130625685385,
+        "beginner": 14.672508581322159,
+    },
 }
 """Each computer's ``mu`` per kind: ``simulate(ANCHOR_GAMES, seed=ANCHOR_SEED, kind=...)``, run
 on 6 December 2026 (``manage.py rate_computers --kind KIND`` prints them again; 33 s for
-Classic, 3 minutes for Triple). Shown: Classic 1,596 / 1,544 / 1,344, Triple 1,678 / 1,668 /
-1,249 (Perfect / Good / Beginner). Luck keeps them close: the perfect player wins barely more
-often than the good one, as in every dice game."""
+Classic, 3 minutes for Triple, 71 s for Yatzy). Shown: Classic 1,596 / 1,544 / 1,344, Triple
+1,678 / 1,668 / 1,249, Yatzy 1,674 / 1,607 / 1,242 (Perfect / Good / Beginner). Luck keeps
+them close: the perfect player wins barely more often than the good one, as in every dice
+game."""
 
 
 def anchor(kind: str, bot: str) -> Belief:

@@ -45,7 +45,7 @@ def grade_seat(seat: Seat, *, players: int, log: selectors.Log | None = None) ->
         record = selectors.game_record(seat, log)
         if len(record.turns) != seat.game.rules_kind.rounds:
             return UNGRADED  # resigned before the end, or a result entered without its moves
-        found = strategy.analyse(advice.advisor(), record, players=players)
+        found = strategy.analyse(advice.advisor(record.kind), record, players=players)
     except (selectors.NoRecord, strategy.RecordError):
         return UNGRADED
     return Grade(found.accuracy, Grading.EXACT if found.exact else Grading.ESTIMATE)

@@ -178,7 +178,7 @@ def _replay(seat: Seat, *, players: int | None) -> Replay:
     )
     try:
         record = game_record(seat)
-        found = strategy.analyse(advice.advisor(), record, players=players)
+        found = strategy.analyse(advice.advisor(record.kind), record, players=players)
     except (NoRecord, strategy.RecordError) as exc:
         return replace(summary, message=str(exc))
     if not record.turns:  # a result entered without its moves (an import, a test's fixture)

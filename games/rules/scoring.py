@@ -171,9 +171,8 @@ YATZY: Final = GameKind(
 )
 KINDS: Final[Mapping[str, GameKind]] = {kind.key: kind for kind in (CLASSIC, TRIPLE, YATZY)}
 """Every kind the rules know: a stored game of any of them loads and plays."""
-PLAYABLE: Final[Mapping[str, GameKind]] = {kind.key: kind for kind in (CLASSIC, TRIPLE)}
-"""The kinds the site offers and its database accepts. Yatzy waits for its pages (issue 39):
-its card, help and choosers are still to come, so no form offers it yet."""
+PLAYABLE: Final[Mapping[str, GameKind]] = {kind.key: kind for kind in (CLASSIC, TRIPLE, YATZY)}
+"""The kinds the site offers and its database accepts: every chooser lists them in this order."""
 
 
 def joker_applies(dice: Sequence[int], card: Card, *, kind: GameKind = CLASSIC) -> bool:

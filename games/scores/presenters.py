@@ -22,6 +22,11 @@ from games.scores.selectors import TopTen
 PLAYER_KINDS = ((PlayerKind.HUMAN, "People"), (PlayerKind.COMPUTER, "Computer"))
 
 
+def fives_name(kind: str) -> str:
+    """What a five of a kind is called in ``kind``'s lists: Yatzy's players count "Yatzys"."""
+    return "Yatzys" if kind == rules.YATZY.key else "Yahtzees"
+
+
 def high_scores_context(top: TopTen) -> dict[str, Any]:
     """The top-ten page's words and links, worked out once here rather than in template loops."""
     choice = {"kind": top.kind, "period": top.period, "player_kind": top.player_kind}
@@ -56,6 +61,7 @@ def high_scores_context(top: TopTen) -> dict[str, Any]:
     return {
         "top": top,
         "rows": rows,
+        "fives": fives_name(top.kind),
         "tab_groups": [
             ("Game", tabs("kind", KIND_CHOICES)),
             ("Period", tabs("period", HighScorePeriod.choices)),

@@ -30,7 +30,12 @@ from games.ratings import presenters as rating_presenters
 from games.ratings import selectors as rating_selectors
 from games.ratings.models import RatingChange
 from games.scores import charts
-from games.scores.presenters import PLAYER_KINDS, accuracy_trend, high_scores_context
+from games.scores.presenters import (
+    PLAYER_KINDS,
+    accuracy_trend,
+    fives_name,
+    high_scores_context,
+)
 from games.scores.selectors import (
     PlayerStats,
     newest_score_id,
@@ -148,7 +153,9 @@ def player_page(request: HtmxRequest, public_id: uuid.UUID) -> HttpResponse:
         "accuracy_chart": accuracy,
         "accuracy_trend": accuracy_trend(stats.accuracies, own=own),
         "accuracy_mean": statistics.fmean(stats.accuracies) if stats.accuracies else None,
-        "exact_kind": kind == rules.CLASSIC.key,
+        "exact_kind": kind != rules.TRIPLE.key,
+        "fives": fives_name(kind),
+        "yahtzee_bonus_kind": rules.KINDS[kind].yahtzee_bonus,
         # Their own page offers the analysis of their latest finished games.
         "analysable": finished_rows(latest_finished(user=player, shown=5)) if own else [],
     }

@@ -35,6 +35,9 @@ FULL_MASK: Final = (1 << len(BOXES)) - 1
 UPPER_CAP: Final = UPPER_BONUS_THRESHOLD
 UPPER_BITS: Final = sum(BIT[box] for box in YATZY.upper)
 TABLE_SIZE: Final = (FULL_MASK + 1) << 6
+EXPECTED: Final = 248.4399894
+"""A new game's expected score under perfect play, as this solver and the published ones find
+it (the table's ``new_game``; the help page quotes it)."""
 CHUNK: Final = 256
 """States per vectorised pass, as Classic's: a (462, CHUNK) float64 array fits a core's L2."""
 

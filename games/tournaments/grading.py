@@ -41,7 +41,7 @@ def grade_so_far(game_id: int) -> bool:
         seat.game = game
         try:
             record = review_selectors.game_record(seat)
-            found = strategy.analyse(advice.advisor(), record, players=1)
+            found = strategy.analyse(advice.advisor(record.kind), record, players=1)
         except (review_selectors.NoRecord, strategy.RecordError):
             return False
         turns = len(record.turns)

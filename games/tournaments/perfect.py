@@ -36,7 +36,8 @@ def work_out(tournament_id: int) -> bool:
     )
     if found is None or found.ended_at is None or found.perfect_total is not None:
         return False
-    total = total_on(shared.site_key(), tournament_id, found.rules_kind, advice.advisor())
+    kind = found.rules_kind
+    total = total_on(shared.site_key(), tournament_id, kind, advice.advisor(kind))
     with transaction.atomic():
         written = Tournament.objects.filter(
             pk=tournament_id, ended_at__isnull=False, perfect_total__isnull=True

@@ -173,7 +173,7 @@ def board(tournament: Tournament, viewer: User | None = None) -> Board:
         + sum(grading != Grading.PENDING for _, grading in seats.values())
         + (tournament.perfect_total is not None)
     )
-    estimate = tournament.rules_kind is not rules.CLASSIC
+    estimate = tournament.rules_kind is rules.TRIPLE  # Classic's and Yatzy's tables are exact
     if over:
         return Board(_ranked(lines), version, over, estimate, tournament.perfect_total is not None)
     lines.sort(key=lambda line: (-(line.total or 0), line.boxes_left or 0, line.name))
@@ -186,11 +186,11 @@ def board(tournament: Tournament, viewer: User | None = None) -> Board:
 
 def expected_final(sheet: rules.Sheet) -> float:
     """The final score ``sheet`` is expected to reach from the start of its next turn under
-    perfect play: its total so far + the strategy table's value of its card (Classic: exact);
-    for Triple the advisor's estimate (each column valued as a Classic card of its own,
-    weighted by its multiplier)."""
+    perfect play: its total so far + its kind's strategy table's value of its card (Classic and
+    Yatzy: exact); for Triple the advisor's estimate (each column valued as a Classic card of
+    its own, weighted by its multiplier)."""
     opening = strategy.RollDice(rules.NO_HOLD)
-    return advice.advisor().value_of(sheet, rules.Turn(), opening).expected
+    return advice.advisor(sheet.kind).value_of(sheet, rules.Turn(), opening).expected
 
 
 Row = tuple[Any, ...]

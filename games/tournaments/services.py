@@ -25,7 +25,7 @@ from accounts import licensing
 from accounts.models import User
 from games import rules
 from games.errors import BadInput, GameError, GameNotFound, NotRegistered, NotTheHost
-from games.models import Game, GameStatus
+from games.models import KINDS_IN_WORDS, Game, GameStatus
 from games.tables import services as tables
 from games.tournaments import clock, news
 from games.tournaments.models import MAX_PLAYERS, Entry, Tournament
@@ -88,7 +88,7 @@ def open_tournament(
             "A tournament's name cannot hold control, invisible or direction-changing characters."
         )
     if kind not in rules.PLAYABLE:
-        raise BadInput("Choose Classic or Triple.")
+        raise BadInput(f"Choose {KINDS_IN_WORDS}.")
     if not 1 <= cap <= MAX_PLAYERS:
         raise BadInput(f"A tournament takes 1 to {MAX_PLAYERS:,} players.")
     ends_at = None

@@ -63,7 +63,10 @@ class Mistake:
 
 def mistakes_in(seat: Seat) -> list[Mistake]:
     """The decisions of ``seat``'s finished game that cost ``COSTLY`` expected points or more,
-    the costliest first (at most ``PER_GAME``); none for a game whose log cannot be graded."""
+    the costliest first (at most ``PER_GAME``); none for a game whose log cannot be graded, nor
+    for a game not of Classic (the trainer's positions are Classic cards)."""
+    if seat.game.rules_kind is not rules.CLASSIC:
+        return []
     try:
         record = game_record(seat)
         found = strategy.analyse(advice.advisor(), record)

@@ -41,6 +41,9 @@ def test_the_http_scenario_drives_gunicorn_and_reports_every_request_type(
         assert 0 < rows[key]["mean_ms"] <= rows[key]["p95_ms"]
         assert rows[key]["queries"] is not None
     assert rows["not_modified"]["statuses"] == {"304": rows["not_modified"]["requests"]}
+    for key in ("roll_yatzy", "score_yatzy"):  # issue 39: a Yatzy move beside the front page
+        assert rows[key]["requests"] > 0 and rows[key]["errors"] == 0, rows[key]
+        assert rows[key]["ratio_to_front"] > 0
     assert rows["front"]["ratio_to_front"] == 1.0
     assert rows["not_modified"]["queries"] <= 2
     assert {target["key"] for target in http["targets"]} >= {"roll", "score", "dashboard"}

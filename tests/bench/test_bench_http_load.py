@@ -113,6 +113,10 @@ def test_the_targets_of_the_issue() -> None:
     assert postgres[(load.DASHBOARD, "ratio")] == 0.67
     assert sqlite[(NOT_MODIFIED, "queries")] == 2
     assert postgres[(NOT_MODIFIED, "queries")] == 1
+    # Issue 39: a Yatzy move is held to a Classic move's targets.
+    for limits_of in (sqlite, postgres):
+        assert limits_of[(load.ROLL_YATZY, "ratio")] == limits_of[(ROLL, "ratio")]
+        assert limits_of[(load.SCORE_YATZY, "ratio")] == limits_of[(SCORE, "ratio")]
 
 
 def test_a_ratio_target_is_a_floor_and_a_query_target_a_ceiling() -> None:

@@ -271,6 +271,27 @@ def test_triple_yahtzee_multipliers_and_differences_are_explained(page: HelpPage
     assert "no Yahtzee bonus and no Joker rule" in text
 
 
+def test_yatzy_its_boxes_bonus_and_expected_score_are_explained(page: HelpPage) -> None:
+    text = page.text
+    for box in rules.YATZY.lower:
+        assert box.label in text
+    assert "15 boxes" in text and "15 rounds" in text
+    assert "upper bonus is 50 at 63 or more" in text
+    assert "no Yatzy bonus and no Joker" in text
+    assert "Perfect play expects 248.44 points from a new game" in text
+    # Its worked examples say what the rules engine scores.
+    for box, dice, points in [
+        (rules.Box.ONE_PAIR, (3, 3, 5, 5, 1), 10),
+        (rules.Box.TWO_PAIRS, (3, 3, 5, 5, 1), 16),
+        (rules.Box.TWO_PAIRS, (4, 4, 4, 4, 1), 0),
+        (rules.Box.YATZY_THREE_KIND, (4, 4, 4, 2, 6), 12),
+        (rules.Box.YATZY_FOUR_KIND, (6, 6, 6, 6, 6), 24),
+        (rules.Box.YATZY_FULL_HOUSE, (2, 2, 2, 3, 3), 12),
+    ]:
+        assert f"{'-'.join(map(str, dice))}: {points}" in text
+        assert rules.box_score(box, dice) == points
+
+
 def test_the_keys_match_the_game_and_include_the_boss_key(page: HelpPage, response) -> None:
     text = page.text
     for phrase in (

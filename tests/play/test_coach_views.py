@@ -253,7 +253,7 @@ def test_in_a_game_of_two_the_note_is_an_estimate_and_its_player_s_alone(
     said = note(score_view(alice, game, "threes", headers=HTMX))
 
     assert said.startswith("YAHTZEE (50) was worth ")
-    assert "An estimate: exact play is known for Classic solitaire only." in said
+    assert "An estimate: exact play is known for a Classic or Yatzy game played alone." in said
     assert note(bobs.get(reverse("games:play", args=[game.pk]))) == ""
     assert note(alice.get(reverse("games:play", args=[game.pk])))
 
@@ -275,7 +275,7 @@ def test_triple_names_the_column_and_says_it_is_an_estimate(
         "Full House in column 1 (25) was worth 0.7 more expected points than "
         "Full House in column 2 (25)."
     )
-    assert "An estimate: exact play is known for Classic solitaire only." in said
+    assert "An estimate: exact play is known for a Classic or Yatzy game played alone." in said
 
 
 def test_a_guest_at_the_host_s_screen_is_not_coached(alice_client, coached, next_dice) -> None:
@@ -327,3 +327,23 @@ def test_the_last_box_of_a_game_can_be_coached_on_the_game_over_page(
     # Only YAHTZEE left, 1 1 2 3 5 on the first roll: holding the 1s expects 77.5, a 0 now 76.0.
     assert said.startswith("Holding 1 1 was worth 1.5 more expected points than YAHTZEE (0).")
     assert "Yours: Score 0 in YAHTZEE expect 76.0" in said
+
+
+def test_a_yatzy_game_alone_is_coached_exactly_by_yatzys_table(
+    alice_client, coached, next_dice
+) -> None:
+    game = services.start_game(owner=coached, kind="yatzy")
+    roll_now(game, coached, 6, 6, 6, 6, 2)
+    game.refresh_from_db()
+    match = store.match_of(game)
+    ranked = advice.advisor(rules.YATZY).options(match.sheets[0], match.turn)
+    chance = next(o for o in ranked if o.action == strategy.ScoreBox(0, rules.Box.CHANCE))
+
+    answer = score_view(alice_client, game, "chance", headers=HTMX)
+
+    said = note(answer)
+    loss = ranked[0].expected - chance.expected
+    assert said.startswith("Holding 6 6 6 6 was worth ")
+    assert f"was worth {loss:.1f} more expected points than Chance (26)." in said
+    assert "An estimate" not in said  # Yatzy solitaire: exact, by its own table
+    assert Seat.objects.get(game=game).coached

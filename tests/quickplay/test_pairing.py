@@ -240,3 +240,14 @@ def test_a_wait_seated_in_a_game_now_over_is_forgotten() -> None:
         services.check_in(user=alice, now=at(600))
     with pytest.raises(services.NotWaiting):
         services.cancel(user=alice)
+
+
+def test_quick_play_yatzy_offers_the_closest_yatzy_computer_in_a_rated_yatzy_game() -> None:
+    alice = rated("alice", 1600, kind="yatzy")
+    services.join(user=alice, kind="yatzy", now=at(0))
+
+    game = services.play_computer(user=alice, now=at(31))
+
+    computer = Seat.objects.get(game=game, position=1)
+    assert (game.kind, game.rated) == ("yatzy", True)
+    assert computer.bot == "good"  # Yatzy's Good is 1,607: closer to 1,600 than Perfect's 1,674

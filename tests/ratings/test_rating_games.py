@@ -244,3 +244,19 @@ def test_the_seats_of_a_computer_never_get_a_rating_row() -> None:
     assert change.players == 3
     assert not Rating.objects.exclude(user=alice).exists()
     assert PlayerKind.COMPUTER  # the seats stay computers' (never an account)
+
+
+def test_a_rated_yatzy_game_against_the_computer_rates_yatzy_by_its_anchor() -> None:
+    alice = make_user("alice")
+    game = played(
+        tables.start_game(owner=alice, kind="yatzy", computers=["good"], rated=True), alice, seed=5
+    )
+
+    alice_total, computer_total = totals(game)
+    computer = anchors.anchor("yatzy", "good")
+    place = 1 if alice_total > computer_total else 2
+    expected = scale.rate(
+        [scale.Entrant(scale.Belief(), place), scale.Entrant(computer, 3 - place, fixed=True)]
+    )
+    assert rating(alice, "yatzy").mu == pytest.approx(expected[0].mu)
+    assert set(Rating.objects.values_list("kind", flat=True)) == {"yatzy"}

@@ -31,10 +31,11 @@ def test_the_computers_ratings_are_the_anchors_shown_figures() -> None:
     ]
     rows = [page_text(row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
 
-    assert rows[0] == "Player Classic Yahtzee Triple Yahtzee"
+    assert rows[0] == "Player Classic Yahtzee Triple Yahtzee Yatzy"
     assert rows[1:] == [
         f"{bot.title()} {anchors.anchor('classic', bot).shown:,} "
-        f"{anchors.anchor('triple', bot).shown:,}"
+        f"{anchors.anchor('triple', bot).shown:,} "
+        f"{anchors.anchor('yatzy', bot).shown:,}"
         for bot in BOT_NAMES
     ]
 

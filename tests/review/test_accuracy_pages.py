@@ -198,7 +198,7 @@ def test_the_players_page_states_the_trend_of_their_last_20_games(
 
     mixed = (
         " The trend and the chart average every graded game together: exact for a Classic "
-        "game played alone, the stated estimate for a game of several."
+        "or Yatzy game played alone, the stated estimate for a game of several."
     )
     assert "Your last 20 games: 91.4, up from 87.2." + mixed in page_text(own)
     assert "Their last 20 games: 91.4, up from 87.2." + mixed in page_text(theirs)

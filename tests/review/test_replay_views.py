@@ -356,7 +356,9 @@ def test_a_game_of_several_is_graded_by_the_stated_estimate_and_a_guests_card_st
 
     assert page.status_code == 200
     assert "(one of 2 players)" in page_text(page)
-    assert "An estimate: exact grading is known for a Classic game alone" in page_text(page)
+    assert "An estimate: exact grading is known for a Classic or Yatzy game alone" in page_text(
+        page
+    )
     assert "Exact: graded by the solved table" not in page_text(page)
     assert guest_card.status_code == 404  # a guest's typed name is never public
     assert client_for(queen).get(replay_url(game, 1)).status_code == 200  # but to the host

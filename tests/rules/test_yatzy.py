@@ -44,7 +44,7 @@ def test_the_fifteen_boxes_in_card_order_with_their_nordic_names() -> None:
 def test_its_rules_are_data_of_the_kind() -> None:
     assert (YATZY.upper_bonus, YATZY.yahtzee_bonus, YATZY.joker) == (50, False, False)
     assert rules.KINDS["yatzy"] is YATZY and YATZY.name == "Yatzy"
-    assert "yatzy" not in rules.PLAYABLE  # no page shows a Yatzy card yet
+    assert rules.PLAYABLE["yatzy"] is YATZY  # offered by every chooser since its pages came
 
 
 # --- What each box scores, worked by hand ----------------------------------------------------

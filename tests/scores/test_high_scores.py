@@ -8,6 +8,7 @@ from games.play import actions as play
 from games.scores.selectors import high_score_entry, player_stats, top_ten
 from games.tables import services
 from tests.conftest import NOW
+from tests.factories import page_text
 
 
 def ranks(table):
@@ -181,3 +182,33 @@ def test_stats_of_a_player_with_no_game(player):
         None,
         None,
     )
+
+
+def test_yatzy_has_its_own_top_ten_and_statistics(make_user, finished, client_for):
+    amy = make_user("amy", display_name="Amy")
+    finished(amy, 301, kind=rules.CLASSIC.key)
+    finished(amy, 262, kind=rules.YATZY.key, cards=[{"one_pair": 12, "yatzy": 50}])
+
+    yatzy = top_ten(kind=rules.YATZY.key, now=NOW)
+    classic = top_ten(kind=rules.CLASSIC.key, now=NOW)
+    stats = player_stats(user_id=amy.pk, kind=rules.YATZY.key)
+    page = client_for(amy).get("/scores/", {"kind": "yatzy"}).text
+
+    assert ranks(yatzy) == [(1, "Amy", 262)] and ranks(classic) == [(1, "Amy", 301)]
+    assert stats.totals == [262]
+    assert [box.label for box in stats.boxes] == [box.label for box in rules.YATZY.boxes]
+    assert "262" in page and "301" not in page
+    assert ">Yatzys</th>" in page  # a five of a kind is a Yatzy there
+
+
+def test_a_players_yatzy_statistics_count_yatzys_and_no_yahtzee_bonus(
+    make_user, finished, client_for
+):
+    amy = make_user("amy", display_name="Amy")
+    finished(amy, 262, kind=rules.YATZY.key, yahtzees=1, cards=[{"yatzy": 50}])
+
+    page = client_for(amy).get(f"/players/{amy.public_id}/", {"kind": "yatzy"})
+
+    text = page_text(page)
+    assert "Yatzys rolled 1" in text
+    assert "Yahtzee bonuses" not in text

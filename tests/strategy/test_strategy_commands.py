@@ -44,3 +44,11 @@ def test_simulate_grades_each_game_when_asked(
     out = run("simulate", "--bot", "perfect", "--games", "6", "--seed", "3", "--accuracy")
     assert "accuracy mean 100.00  sd 0.00  lowest 100.0  highest 100.0" in out
     assert "accuracy" not in run("simulate", "--bot", "perfect", "--games", "2", "--seed", "3")
+
+
+def test_simulate_plays_yatzy_on_its_own_table(
+    settings: pytest.FixtureRequest, strategy_dir: Path, yatzy_table: StrategyTable
+) -> None:
+    settings.STRATEGY_DIR = strategy_dir  # type: ignore[attr-defined]
+    out = run("simulate", "--bot", "perfect", "--games", "10", "--seed", "3", "--kind", "yatzy")
+    assert "perfect bot, 10 Yatzy games, seed 3" in out

@@ -201,3 +201,15 @@ def test_the_lobby_lists_each_waiting_game_once_but_not_the_viewers_own(player, 
     assert [(s.game_id, s.host, s.seated, s.offered) for s in seen] == [(theirs.pk, "Bob", 1, 2)]
     assert {s.game_id for s in lobby(viewer=bob)} == {mine.pk}
     assert private.pk not in {s.game_id for s in lobby(viewer=make_user("eve"))}
+
+
+def test_an_online_yatzy_game_is_listed_as_yatzy_joined_and_played_as_yatzy(player, bob) -> None:
+    game = services.open_game(owner=player, open_seats=1, kind=rules.YATZY.key)
+    (seat,) = lobby(viewer=bob)
+
+    services.join_game(token=seat.token, user=bob)
+    begun = services.begin_game(game_id=game.pk, user=player)
+
+    assert (seat.game_id, seat.kind) == (game.pk, "Yatzy")
+    assert begun.game.kind == rules.YATZY.key
+    assert [sheet.kind for sheet in begun.match().sheets] == [rules.YATZY, rules.YATZY]

@@ -30,7 +30,7 @@ def replayed(key: bytes, tournament_id: int, kind: rules.GameKind) -> int:
     """A second, plain loop: the advisor's best choice each step, the dice read straight from
     ``dice.face`` (the first roll of a turn throws all five positions; a re-roll the positions
     not held), the card filled by the turn rules alone: no Match, no dice source."""
-    advisor = advice.advisor()
+    advisor = advice.advisor(kind)
     sheet = Sheet(kind=kind)
     for round in range(1, kind.rounds + 1):
         dice_now = tuple(dice.face(key, tournament_id, round, 1, p) for p in range(DICE_COUNT))
@@ -170,3 +170,17 @@ def test_the_standings_are_final_only_once_perfect_play_is_worked_out_and_told(
 
     assert after.final and after.version > before.version
     assert told == [broadcast.standings_news(tournament.pk)]
+
+
+def test_a_yatzy_tournament_works_it_out_on_yatzys_table(make_user):
+    alice = make_user("alice")
+    tournament = started_with(alice, kind=rules.YATZY.key)
+
+    game = services.play(user=alice, token=tournament.token)
+    played = play_out(alice, game)  # the perfect bot's choices, as the tournament's
+
+    tournament.refresh_from_db()
+    assert game.kind == rules.YATZY.key and tournament.is_over
+    assert tournament.perfect_total == replayed(_site_key(), tournament.pk, rules.YATZY)
+    assert tournament.perfect_total == played.match().sheets[0].grand_total
+    assert set(played.match().sheets[0].cards[0]) == set(rules.YATZY.boxes)

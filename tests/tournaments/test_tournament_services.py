@@ -31,7 +31,7 @@ def test_a_trial_account_cannot_host(make_user):
         ({"name": "\x00"}, "cannot hold control"),  # the fuzzer's: a 500 on PostgreSQL
         ({"name": "Cup\x00final"}, "cannot hold control"),
         ({"name": "Cup \u202eevil"}, "direction-changing"),
-        ({"kind": "quintuple"}, "Classic or Triple"),
+        ({"kind": "quintuple"}, "Classic, Triple or Yatzy"),
         ({"cap": 0}, "1 to 1,000 players"),
         ({"cap": 1001}, "1 to 1,000 players"),
     ],

@@ -35,6 +35,19 @@ def test_a_registered_host_opens_one_and_lands_on_its_page():
     assert "It starts when its host presses start" in page_text(page)
 
 
+def test_the_new_tournament_form_offers_yatzy_and_opens_one():
+    host = registered("host")
+    form = client_for(host).get(reverse("tournaments:new"))
+    answer = client_for(host).post(
+        reverse("tournaments:new"), {"name": "Midsommar", "kind": "yatzy", "cap": "20"}
+    )
+
+    tournament = Tournament.objects.get()
+    assert 'name="kind" value="yatzy"' in form.text
+    assert answer.status_code == 302 and tournament.kind == "yatzy"
+    assert "Yatzy, hosted by" in page_text(client_for(host).get(url("page", tournament)))
+
+
 def test_a_trial_account_is_told_it_cannot_host(make_user):
     client = client_for(make_user("trial"))
     assert "Only a registered account" in page_text(client.get(reverse("tournaments:new")))
@@ -52,7 +65,7 @@ def test_a_trial_account_is_told_it_cannot_host(make_user):
         ({"name": "Big", "cap": "1001"}, "1 to 1,000 players"),
         ({"name": "Big", "cap": "٣"}, "1 to 1,000 players"),
         ({"name": "", "cap": "10"}, "a name of 1 to 60"),
-        ({"name": "K", "cap": "10", "kind": "x"}, "Choose Classic or Triple"),
+        ({"name": "K", "cap": "10", "kind": "x"}, "Choose Classic, Triple or Yatzy"),
     ],
 )
 def test_a_bad_form_answers_400(form, message):

@@ -51,8 +51,8 @@ def started_with(*players: User, **fields: Any) -> Tournament:
     return tournament
 
 
-def bot(name: str, seed: int = 0) -> strategy.Bot:
-    return strategy.make_bot(name, advice.advisor(), random.Random(seed))
+def bot(name: str, seed: int = 0, kind: rules.GameKind = rules.CLASSIC) -> strategy.Bot:
+    return strategy.make_bot(name, advice.advisor(kind), random.Random(seed))
 
 
 def play_out(
@@ -61,7 +61,7 @@ def play_out(
     """Play ``user``'s solo game to its end (or ``moves`` moves) through the door, with what
     each commit starts run at once (grading)."""
     game_id = game if isinstance(game, int) else game.pk
-    chooser = bot(decide)
+    chooser = bot(decide, kind=Game.objects.get(pk=game_id).rules_kind)
     with TestCase.captureOnCommitCallbacks(execute=True):
         done = 0
         while True:
@@ -89,7 +89,7 @@ def score_a_turn(user: User, game: Game | int, decide: str = "perfect", seed: in
     """``user`` plays one turn of their solo game through the door, to its scoring (what each
     commit starts runs as it would: at once in tests)."""
     game_id = game if isinstance(game, int) else game.pk
-    chooser = bot(decide, seed)
+    chooser = bot(decide, seed, Game.objects.get(pk=game_id).rules_kind)
     while True:
         table = store.load(game_id=game_id, user=user)
         match = table.match()

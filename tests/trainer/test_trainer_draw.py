@@ -17,7 +17,7 @@ from games.tables import services as tables
 from games.trainer import instructive, selectors, services
 from games.trainer.models import Source, TrainerHarvest, TrainingPosition
 from games.trainer.positions import Position
-from tests.factories import roll_now, score_now
+from tests.factories import play_out, roll_now, score_now
 from tests.trainer.trainer_support import finished_game, hasty_game, one_roll_turns
 
 MONDAY_EVENING = datetime(2026, 5, 4, 20, 0, tzinfo=UTC)
@@ -268,3 +268,11 @@ def test_nothing_left_says_so(player, monkeypatch) -> None:
     standing = selectors.standing(player, MONDAY_EVENING)
     assert (standing.waiting, standing.learned) == (2, 0)
     assert standing.next_due == datetime(2026, 5, 5, tzinfo=UTC)
+
+
+def test_a_finished_yatzy_game_gives_the_classic_trainer_nothing(player: User) -> None:
+    game = tables.start_game(owner=player, kind="yatzy")
+    play_out(game, player, bot="beginner", seed=8)  # a beginner's costly decisions
+
+    assert services.mistakes_in(Seat.objects.select_related("game").get(game=game)) == []
+    assert not TrainingPosition.objects.filter(user=player).exists()

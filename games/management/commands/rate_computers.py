@@ -1,5 +1,5 @@
-"""`manage.py rate_computers [--kind classic|triple] [--games N] [--seed S]`: rate the computer
-players by games against each other (``games.ratings.anchors.simulate``) and print their
+"""`manage.py rate_computers [--kind classic|triple|yatzy] [--games N] [--seed S]`: rate the
+computer players by games against each other (``games.ratings.anchors.simulate``) and print their
 ratings, beside the fixed ones the site uses (``anchors.COMPUTERS``)."""
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         kind = KINDS[opts["kind"]]
         rated = anchors.simulate(
-            opts["games"], seed=opts["seed"], advisor=advice.advisor(), kind=kind
+            opts["games"], seed=opts["seed"], advisor=advice.advisor(kind), kind=kind
         )
         self.stdout.write(f"{opts['games']} {kind.name} games of the three, seed {opts['seed']}:")
         for bot, belief in rated.items():
-            site = anchors.COMPUTERS[kind.key][bot]
+            site = anchors.COMPUTERS.get(kind.key, {}).get(bot)
             same = "the site's" if site == belief.mu else f"the site's is mu {site!r}"
             figures = f"mu {belief.mu!r}, sigma {belief.sigma:.3f}; {same}"
             self.stdout.write(f"  {bot:<8} {belief.shown:>5}  ({figures})")

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules import KINDS
+from games.rules import CLASSIC, KINDS, YATZY
 from games.strategy import BOT_NAMES, Advisor, Convention, ensure_table, make_bot, simulate
 
 
@@ -29,8 +29,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
-        advisor = Advisor(ensure_table(settings.STRATEGY_DIR, Convention.FORCED).table)
         kind = KINDS[opts["kind"]]
+        solved = YATZY if kind is YATZY else CLASSIC  # Classic's table advises Triple too
+        advisor = Advisor(ensure_table(settings.STRATEGY_DIR, Convention.FORCED, kind=solved).table)
         report = simulate(
             lambda rng: make_bot(opts["bot"], advisor, rng),
             games=opts["games"],
