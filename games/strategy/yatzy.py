@@ -21,7 +21,6 @@ from games.rules.scoring import UPPER_BONUS_THRESHOLD, YATZY, box_score
 from games.strategy.dice import (
     KEEPS,
     ROLL_COUNT,
-    ROLL_COUNTS,
     ROLL_PROBABILITY,
     FloatArray,
     IntArray,
@@ -46,9 +45,49 @@ SCORES: Final[IntArray] = np.array(
 )
 """``SCORES[roll, box]``: what each of the 252 rolls scores in each Yatzy box (the engine's
 own scoring: Yatzy has no Joker to re-value a roll)."""
-_LOWER: Final = tuple(i for i, box in enumerate(BOXES) if not box.is_upper)
-_UPPER: Final = tuple((i, box.face) for i, box in enumerate(BOXES) if box.face is not None)
+_UPPER_FACES: Final = np.array([box.face for box in YATZY.upper], dtype=np.int64)
+_UPPER_BITS: Final = np.array([BIT[box] for box in YATZY.upper], dtype=np.int64)
+_UPPER_POINTS: Final = _UPPER_FACES[:, None] * np.arange(6, dtype=np.int64)[None, :]
+"""``[face - 1, count]``: the points of ``count`` dice of ``face`` in its upper box."""
+_LOWER_BITS: Final = np.array([BIT[box] for box in YATZY.lower], dtype=np.int64)
 _MINUS_INF: Final = np.float64(-np.inf)
+
+
+def _options() -> tuple[IntArray, IntArray, IntArray]:
+    """The distinct ways a roll can score points, and which of them each roll has.
+
+    A roll's value is its best box; a box the roll scores nothing in is worth only the value
+    after it, the same for every roll, so the best of those (``zero``) is worked out once per
+    state. What differs from roll to roll is the few boxes it does score in (six or seven of the
+    fifteen), and many rolls score the same points in the same box (every pair of sixes is 12 in
+    One Pair). So each distinct (box, points) is one *option*, a row of ``after`` plus points:
+    ``(rows, points, by_roll)`` where option ``o`` is ``after[rows[o]] + points[o]`` and
+    ``by_roll[roll]`` lists the options of that roll, padded with the zero option (number 0).
+    ``after`` stacks the upper boxes by ``(face - 1) * 6 + count`` (their points and bonus
+    included, as they depend on the subtotal) and then the lower boxes.
+    """
+    rows, points = [0], [0]  # option 0, the zero option: its row and points are unused
+    number: dict[tuple[int, int], int] = {}
+    for i, box in enumerate(BOXES):
+        for scored in sorted(set(SCORES[:, i].tolist()) - {0}):
+            number[i, scored] = len(rows)
+            if box.face is not None:
+                rows.append(YATZY.upper.index(box) * 6 + scored // box.face)
+                points.append(0)
+            else:
+                rows.append(36 + YATZY.lower.index(box))
+                points.append(scored)
+    listed = [[number[i, int(p)] for i, p in enumerate(scores) if p] for scores in SCORES]
+    width = max(len(options) for options in listed)
+    by_roll = [options + [0] * (width - len(options)) for options in listed]
+    return (
+        np.array(rows, dtype=np.int64),
+        np.array(points, dtype=np.int64),
+        np.array(by_roll, dtype=np.int64),
+    )
+
+
+_OPTION_ROWS, _OPTION_POINTS, _ROLL_OPTIONS = _options()
 
 
 def index_array(mask: IntArray, upper: IntArray) -> IntArray:
@@ -67,20 +106,28 @@ def state_index(card: Mapping[str, int]) -> int:
 def score_values(table: FloatArray, mask: IntArray, upper: IntArray) -> FloatArray:
     """``[roll, state]``: the expected points still to come for the best box to score ``roll``
     in, from the start of a turn in each state (this box's points and the bonus included)."""
-    values = np.full((ROLL_COUNT, len(mask)), _MINUS_INF)
-    for i in _LOWER:
-        after = table[index_array(mask | (1 << i), upper)]
-        after[(mask & (1 << i)) != 0] = _MINUS_INF
-        np.maximum(values, SCORES[:, i, None] + after[None, :], out=values)
-    counts = np.arange(6, dtype=np.int64)
-    for i, face in _UPPER:
-        # after[count, state]: count dice of face scored in its box (-inf if it is filled).
-        points = face * counts[:, None]
-        total = upper[None, :] + points
-        bonus = np.where((upper < UPPER_CAP) & (total >= UPPER_CAP), YATZY.upper_bonus, 0)
-        after = table[index_array(mask | (1 << i), np.minimum(total, UPPER_CAP))] + points + bonus
-        after[:, (mask & (1 << i)) != 0] = _MINUS_INF
-        np.maximum(values, after[ROLL_COUNTS[:, face - 1]], out=values)
+    # after[row, state]: the value after scoring in a box, -inf if it is filled; rows as in
+    # _options: upper boxes by (face - 1) * 6 + count, points and bonus included, then lower.
+    total = upper + _UPPER_POINTS[:, :, None]
+    bonus = np.where((upper < UPPER_CAP) & (total >= UPPER_CAP), YATZY.upper_bonus, 0)
+    next_upper = index_array(
+        (mask | _UPPER_BITS[:, None])[:, None, :], np.minimum(total, UPPER_CAP)
+    )
+    upper_after = table[next_upper] + _UPPER_POINTS[:, :, None] + bonus
+    upper_filled = (mask & _UPPER_BITS[:, None]) != 0
+    upper_after[np.broadcast_to(upper_filled[:, None, :], upper_after.shape)] = _MINUS_INF
+    lower_after = table[index_array(mask | _LOWER_BITS[:, None], upper)]
+    lower_after[(mask & _LOWER_BITS[:, None]) != 0] = _MINUS_INF
+    after = np.concatenate((upper_after.reshape(36, -1), lower_after))
+
+    options = after.take(_OPTION_ROWS, axis=0)
+    options += _OPTION_POINTS[:, None]
+    options[0] = np.maximum(upper_after[:, 0].max(axis=0), lower_after.max(axis=0))
+    values = options.take(_ROLL_OPTIONS[:, 0], axis=0)
+    for slot in range(1, _ROLL_OPTIONS.shape[1]):
+        np.maximum(values, options.take(_ROLL_OPTIONS[:, slot], axis=0), out=values)
+    # The rolls with as many options as there are slots have no room for the zero option.
+    np.maximum(values, options[0], out=values)
     return values
 
 
@@ -133,8 +180,8 @@ def layers() -> tuple[Layer, ...]:
     index = np.flatnonzero(reachable())
     mask, upper = index >> 6, index & 63
     gain = np.zeros(FULL_MASK + 1, dtype=np.int64)  # the most the open upper boxes could add
-    for i, face in _UPPER:
-        gain += np.where(np.arange(FULL_MASK + 1) >> i & 1, 0, 5 * face)
+    for bit, face in zip(_UPPER_BITS, _UPPER_FACES, strict=True):
+        gain += np.where(np.arange(FULL_MASK + 1) & bit, 0, 5 * face)
     dead = (upper + gain[mask] < UPPER_CAP) & (upper > 0)
     filled = np.array([m.bit_count() for m in range(FULL_MASK + 1)], dtype=np.int64)[mask]
     out = []
