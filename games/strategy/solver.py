@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import mmap
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from multiprocessing.connection import Connection
-from typing import Final
+from typing import Final, Protocol
 
 import numpy as np
 
@@ -201,52 +201,65 @@ def start_values(
     return result
 
 
-def _solve_part(table: FloatArray, layer: Layer, part: slice, convention: Convention) -> None:
-    start, stop, _ = part.indices(len(layer))
-    for lo in range(start, stop, CHUNK):
-        hi = min(lo + CHUNK, stop)
-        mask, upper, flag = layer.mask[lo:hi], layer.upper[lo:hi], layer.yahtzee50[lo:hi]
-        table[index_array(mask, upper, flag)] = start_values(table, mask, upper, flag, convention)
+class SolvedLayer(Protocol):
+    """What ``solve_layers`` needs of a layer, Classic's or Yatzy's."""
+
+    @property
+    def filled(self) -> int: ...
+    @property
+    def copies(self) -> IntArray: ...
+    @property
+    def sources(self) -> IntArray: ...
+    def __len__(self) -> int: ...
 
 
-def _helper(
-    connection: Connection, table: FloatArray, all_layers: tuple[Layer, ...], convention: Convention
+type SolvePart[L] = Callable[[FloatArray, L, slice], None]
+"""Computes the states ``part`` of a layer into the table (from the layers after it)."""
+
+
+def _helper[L: SolvedLayer](
+    connection: Connection,
+    table: FloatArray,
+    all_layers: Sequence[L],
+    solve_part: SolvePart[L],
 ) -> None:
     while (filled := connection.recv()) is not None:
         layer = all_layers[filled]
-        _solve_part(table, layer, slice(len(layer) // 2, None), convention)
+        solve_part(table, layer, slice(len(layer) // 2, None))
         connection.send(filled)
 
 
-def solve(
-    convention: Convention = Convention.FORCED,
+def solve_layers[L: SolvedLayer](
+    size: int,
+    all_layers: Sequence[L],
+    solve_part: SolvePart[L],
     *,
     processes: int = 2,
     progress: Callable[[int], None] | None = None,
 ) -> FloatArray:
-    """The table of every reachable state's value, indexed by ``state_index``.
+    """A table of ``size`` values filled layer by layer, the most boxes filled first
+    (``all_layers[n]`` has ``n`` filled), each layer's copies taken from its sources after it.
 
     ``processes=2`` lets a forked helper process compute half of each layer (where fork is
     available); the table lives in an anonymous shared mapping both processes write.
     """
-    shared = mmap.mmap(-1, TABLE_SIZE * 8)
+    shared = mmap.mmap(-1, size * 8)
     table: FloatArray = np.frombuffer(shared, dtype=np.float64)
-    all_layers = layers()
     helper = None
     if processes > 1 and "fork" in multiprocessing.get_all_start_methods():
         ours, theirs = multiprocessing.get_context("fork").Pipe()
         helper = multiprocessing.get_context("fork").Process(
-            target=_helper, args=(theirs, table, all_layers, convention), daemon=True
+            target=_helper, args=(theirs, table, all_layers, solve_part), daemon=True
         )
         helper.start()
     try:
         for layer in reversed(all_layers):
             if helper is not None and len(layer) >= 2 * CHUNK:
                 ours.send(layer.filled)
-                _solve_part(table, layer, slice(0, len(layer) // 2), convention)
+                solve_part(table, layer, slice(0, len(layer) // 2))
                 ours.recv()
             else:
-                _solve_part(table, layer, slice(None), convention)
+                solve_part(table, layer, slice(None))
             table[layer.copies] = table[layer.sources]
             if progress is not None:
                 progress(layer.filled)
@@ -258,3 +271,27 @@ def solve(
     del table
     shared.close()
     return result
+
+
+def solve(
+    convention: Convention = Convention.FORCED,
+    *,
+    processes: int = 2,
+    progress: Callable[[int], None] | None = None,
+) -> FloatArray:
+    """The table of every reachable state's value, indexed by ``state_index``.
+
+    ``processes=2`` lets a forked helper process compute half of each layer (where fork is
+    available).
+    """
+
+    def solve_part(table: FloatArray, layer: Layer, part: slice) -> None:
+        start, stop, _ = part.indices(len(layer))
+        for lo in range(start, stop, CHUNK):
+            hi = min(lo + CHUNK, stop)
+            mask, upper, flag = layer.mask[lo:hi], layer.upper[lo:hi], layer.yahtzee50[lo:hi]
+            table[index_array(mask, upper, flag)] = start_values(
+                table, mask, upper, flag, convention
+            )
+
+    return solve_layers(TABLE_SIZE, layers(), solve_part, processes=processes, progress=progress)

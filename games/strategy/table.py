@@ -139,7 +139,7 @@ def compute_table(
     convention: Convention = Convention.FORCED, *, processes: int = 2, kind: GameKind = CLASSIC
 ) -> StrategyTable:
     if _solved(kind) is YATZY:
-        return StrategyTable(convention, yatzy.solve(), kind=YATZY)
+        return StrategyTable(convention, yatzy.solve(processes=processes), kind=YATZY)
     return StrategyTable(convention, solve(convention, processes=processes))
 
 
@@ -166,7 +166,7 @@ def ensure_table(
     kind: GameKind = CLASSIC,
 ) -> Build:
     """Load ``kind``'s table from ``directory``, computing and storing it first when it is
-    missing, stale, or ``force`` says so (Yatzy's ignores ``convention`` and ``processes``)."""
+    missing, stale, or ``force`` says so (Yatzy's ignores ``convention``)."""
     started = time.perf_counter()
     path = table_path(directory, convention, kind)
     if not force:

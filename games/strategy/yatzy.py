@@ -27,6 +27,7 @@ from games.strategy.dice import (
     best_keeps,
     keep_values,
 )
+from games.strategy.solver import solve_layers
 
 BOXES: Final = YATZY.boxes
 BIT: Final[dict[Box, int]] = {box: 1 << i for i, box in enumerate(BOXES)}
@@ -141,8 +142,9 @@ def start_values(table: FloatArray, mask: IntArray, upper: IntArray) -> FloatArr
 
 @dataclass(frozen=True)
 class Layer:
-    """The states with the same number of boxes filled: the ones computed, and the "bonus out of
-    reach" ones that only copy the value of the same boxes with subtotal 0."""
+    """The states with the same number of boxes filled: the ones computed, and the ones that
+    only copy the value of a computed state with the same boxes filled (``sources``, same row)
+    whose subtotal makes the same difference to the bonus (see ``_bonus_classes``)."""
 
     filled: int
     mask: IntArray
@@ -154,16 +156,44 @@ class Layer:
         return len(self.mask)
 
 
+def _upper_totals(upper_mask: int) -> set[int]:
+    """Every total the upper boxes in ``upper_mask`` (bit ``i`` for face ``i + 1``) can score."""
+    totals = {0}
+    for i in range(6):
+        if upper_mask >> i & 1:
+            totals = {t + (i + 1) * n for t in totals for n in range(6)}
+    return totals
+
+
 def _reachable_uppers() -> np.ndarray:
     """``[upper_mask, subtotal]``: can the filled upper boxes add up to that (capped) total?"""
     reach = np.zeros((64, UPPER_CAP + 1), dtype=bool)
     for upper_mask in range(64):
-        sums = {0}
-        for i in range(6):
-            if upper_mask >> i & 1:
-                sums = {min(s + (i + 1) * n, UPPER_CAP) for s in sums for n in range(6)}
-        reach[upper_mask, sorted(sums)] = True
+        reach[upper_mask, sorted({min(t, UPPER_CAP) for t in _upper_totals(upper_mask)})] = True
     return reach
+
+
+_NO_BONUS: Final = 127
+"""``_bonus_classes``' entry when the open upper boxes cannot reach the bonus any more."""
+
+
+def _bonus_classes() -> IntArray:
+    """``[open_upper_mask, subtotal]``: the fewest points the open upper boxes can score that
+    take ``subtotal`` to the bonus (0 once it is reached, ``_NO_BONUS`` if no score can).
+
+    Two subtotals with the same entry make the same difference to every future score: the
+    open upper boxes will end up scoring one of their totals, and it reaches the bonus from
+    both or from neither (no total lies between what each needs). So with the same boxes
+    filled their states have the same value, computed once; the "bonus out of reach" states
+    are one such class."""
+    classes = np.full((64, UPPER_CAP + 1), _NO_BONUS, dtype=np.int64)
+    for open_mask in range(64):
+        totals = sorted(_upper_totals(open_mask))
+        for subtotal in range(UPPER_CAP + 1):
+            enough = [t for t in totals if subtotal + t >= UPPER_CAP]
+            if enough:
+                classes[open_mask, subtotal] = enough[0]
+    return classes
 
 
 def reachable() -> np.ndarray:
@@ -179,36 +209,33 @@ def layers() -> tuple[Layer, ...]:
     """The reachable non-final states by boxes filled, ``layers()[n]`` with ``n`` filled."""
     index = np.flatnonzero(reachable())
     mask, upper = index >> 6, index & 63
-    gain = np.zeros(FULL_MASK + 1, dtype=np.int64)  # the most the open upper boxes could add
-    for bit, face in zip(_UPPER_BITS, _UPPER_FACES, strict=True):
-        gain += np.where(np.arange(FULL_MASK + 1) & bit, 0, 5 * face)
-    dead = (upper + gain[mask] < UPPER_CAP) & (upper > 0)
+    # In index order (by mask, then subtotal) a bonus class of one mask is a run: its entry
+    # only falls as the subtotal grows. The run's first state is computed, the others copy it.
+    group = mask << 7 | _bonus_classes()[~mask & UPPER_BITS, upper]
+    first = np.ones(len(index), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    source = index[first][np.cumsum(first) - 1]
     filled = np.array([m.bit_count() for m in range(FULL_MASK + 1)], dtype=np.int64)[mask]
     out = []
     for n in range(len(BOXES)):
         here = filled == n
-        live, copy = here & ~dead, here & dead
-        out.append(
-            Layer(
-                n,
-                mask[live],
-                upper[live],
-                copies=index[copy],
-                sources=index_array(mask[copy], np.zeros_like(upper[copy])),
-            )
-        )
+        live, copy = here & first, here & ~first
+        out.append(Layer(n, mask[live], upper[live], copies=index[copy], sources=source[copy]))
     return tuple(out)
 
 
-def solve(progress: Callable[[int], None] | None = None) -> FloatArray:
+def _solve_part(table: FloatArray, layer: Layer, part: slice) -> None:
+    start, stop, _ = part.indices(len(layer))
+    for lo in range(start, stop, CHUNK):
+        mask, upper = (
+            layer.mask[lo : min(lo + CHUNK, stop)],
+            layer.upper[lo : min(lo + CHUNK, stop)],
+        )
+        table[index_array(mask, upper)] = start_values(table, mask, upper)
+
+
+def solve(*, processes: int = 2, progress: Callable[[int], None] | None = None) -> FloatArray:
     """The table of every reachable state's value, indexed by ``state_index``; a full card
-    (and any unreachable index) holds 0."""
-    table: FloatArray = np.zeros(TABLE_SIZE, dtype=np.float64)
-    for layer in reversed(layers()):
-        for lo in range(0, len(layer), CHUNK):
-            mask, upper = layer.mask[lo : lo + CHUNK], layer.upper[lo : lo + CHUNK]
-            table[index_array(mask, upper)] = start_values(table, mask, upper)
-        table[layer.copies] = table[layer.sources]
-        if progress is not None:
-            progress(layer.filled)
-    return table
+    (and any unreachable index) holds 0. ``processes=2`` splits each layer with a forked helper
+    process, as Classic's ``solver.solve_layers`` does."""
+    return solve_layers(TABLE_SIZE, layers(), _solve_part, processes=processes, progress=progress)
