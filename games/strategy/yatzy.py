@@ -173,26 +173,22 @@ def _reachable_uppers() -> np.ndarray:
     return reach
 
 
-_NO_BONUS: Final = 127
-"""``_bonus_classes``' entry when the open upper boxes cannot reach the bonus any more."""
-
-
 def _bonus_classes() -> IntArray:
     """``[open_upper_mask, subtotal]``: the fewest points the open upper boxes can score that
-    take ``subtotal`` to the bonus (0 once it is reached, ``_NO_BONUS`` if no score can).
+    take ``subtotal`` to the bonus, or 0 if the bonus is settled (reached, or out of reach of
+    whatever they score).
 
     Two subtotals with the same entry make the same difference to every future score: the
     open upper boxes will end up scoring one of their totals, and it reaches the bonus from
     both or from neither (no total lies between what each needs). So with the same boxes
-    filled their states have the same value, computed once; the "bonus out of reach" states
-    are one such class."""
-    classes = np.full((64, UPPER_CAP + 1), _NO_BONUS, dtype=np.int64)
+    filled their states have the same value, computed once."""
+    classes = np.zeros((64, UPPER_CAP + 1), dtype=np.int64)
     for open_mask in range(64):
-        totals = sorted(_upper_totals(open_mask))
-        for subtotal in range(UPPER_CAP + 1):
-            enough = [t for t in totals if subtotal + t >= UPPER_CAP]
-            if enough:
-                classes[open_mask, subtotal] = enough[0]
+        totals = _upper_totals(open_mask)
+        for subtotal in range(UPPER_CAP):
+            classes[open_mask, subtotal] = min(
+                (t for t in totals if subtotal + t >= UPPER_CAP), default=0
+            )
     return classes
 
 
@@ -209,17 +205,18 @@ def layers() -> tuple[Layer, ...]:
     """The reachable non-final states by boxes filled, ``layers()[n]`` with ``n`` filled."""
     index = np.flatnonzero(reachable())
     mask, upper = index >> 6, index & 63
-    # In index order (by mask, then subtotal) a bonus class of one mask is a run: its entry
-    # only falls as the subtotal grows. The run's first state is computed, the others copy it.
+    # A state's class: its mask and its entry in _bonus_classes (below 128, so 7 bits). The
+    # class's first state in index order (its lowest subtotal) is computed, the others copy it.
     group = mask << 7 | _bonus_classes()[~mask & UPPER_BITS, upper]
-    first = np.ones(len(index), dtype=bool)
-    first[1:] = group[1:] != group[:-1]
-    source = index[first][np.cumsum(first) - 1]
+    _, first, class_of = np.unique(group, return_index=True, return_inverse=True)
+    computed = np.zeros(len(index), dtype=bool)
+    computed[first] = True
+    source = index[first][class_of]
     filled = np.array([m.bit_count() for m in range(FULL_MASK + 1)], dtype=np.int64)[mask]
     out = []
     for n in range(len(BOXES)):
         here = filled == n
-        live, copy = here & first, here & ~first
+        live, copy = here & computed, here & ~computed
         out.append(Layer(n, mask[live], upper[live], copies=index[copy], sources=source[copy]))
     return tuple(out)
 
