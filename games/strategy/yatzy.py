@@ -4,8 +4,10 @@ reachable state played to maximise it, computed backwards from the last turn lik
 Yatzy needs less state than Yahtzee: no Yahtzee bonus and no Joker, so a state is the boxes
 filled (a 15-bit mask in card order, Ones the lowest bit) and the upper subtotal capped at 63.
 Its dense index ``mask << 6 | upper`` addresses a flat table of 2**21 values; only the
-reachable ones are computed. Each layer (by boxes filled) is solved in vectorised chunks of
-``(rolls or keeps) × states`` arrays over the same keep lattice as Classic (``dice``).
+reachable ones are filled, and of the subtotals that make the same difference to the bonus
+only one is computed (``_bonus_classes``). Each layer (by boxes filled) is solved in vectorised
+chunks of ``(rolls or keeps) × states`` arrays over the same keep lattice as Classic (``dice``),
+half of it in a forked helper process (``solver.solve_layers``).
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ def score_values(table: FloatArray, mask: IntArray, upper: IntArray) -> FloatArr
     options = after.take(_OPTION_ROWS, axis=0)
     options += _OPTION_POINTS[:, None]
     options[0] = np.maximum(upper_after[:, 0].max(axis=0), lower_after.max(axis=0))
-    values = options.take(_ROLL_OPTIONS[:, 0], axis=0)
+    values: FloatArray = options.take(_ROLL_OPTIONS[:, 0], axis=0)
     for slot in range(1, _ROLL_OPTIONS.shape[1]):
         np.maximum(values, options.take(_ROLL_OPTIONS[:, slot], axis=0), out=values)
     # The rolls with as many options as there are slots have no room for the zero option.
