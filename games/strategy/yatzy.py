@@ -65,11 +65,12 @@ def _options() -> tuple[IntArray, IntArray, IntArray]:
     fifteen), and many rolls score the same points in the same box (every pair of sixes is 12 in
     One Pair). So each distinct (box, points) is one *option*, a row of ``after`` plus points:
     ``(rows, points, by_roll)`` where option ``o`` is ``after[rows[o]] + points[o]`` and
-    ``by_roll[roll]`` lists the options of that roll, padded with the zero option (number 0).
-    ``after`` stacks the upper boxes by ``(face - 1) * 6 + count`` (their points and bonus
-    included, as they depend on the subtotal) and then the lower boxes.
+    ``by_roll[roll]`` lists the options of that roll, padded by repeating its first (every roll
+    has one: Chance). ``after`` stacks the upper boxes by ``(face - 1) * 6 + count`` (their
+    points and bonus included, as they depend on the subtotal) and then the lower boxes.
     """
-    rows, points = [0], [0]  # option 0, the zero option: its row and points are unused
+    rows: list[int] = []
+    points: list[int] = []
     number: dict[tuple[int, int], int] = {}
     for i, box in enumerate(BOXES):
         for scored in sorted(set(SCORES[:, i].tolist()) - {0}):
@@ -82,7 +83,7 @@ def _options() -> tuple[IntArray, IntArray, IntArray]:
                 points.append(scored)
     listed = [[number[i, int(p)] for i, p in enumerate(scores) if p] for scores in SCORES]
     width = max(len(options) for options in listed)
-    by_roll = [options + [0] * (width - len(options)) for options in listed]
+    by_roll = [options + options[:1] * (width - len(options)) for options in listed]
     return (
         np.array(rows, dtype=np.int64),
         np.array(points, dtype=np.int64),
@@ -125,12 +126,12 @@ def score_values(table: FloatArray, mask: IntArray, upper: IntArray) -> FloatArr
 
     options = after.take(_OPTION_ROWS, axis=0)
     options += _OPTION_POINTS[:, None]
-    options[0] = np.maximum(upper_after[:, 0].max(axis=0), lower_after.max(axis=0))
+    # Every roll has an option, so scoring zero elsewhere can join each option (fewer rows).
+    zero = np.maximum(upper_after[:, 0].max(axis=0), lower_after.max(axis=0))
+    np.maximum(options, zero, out=options)
     values: FloatArray = options.take(_ROLL_OPTIONS[:, 0], axis=0)
     for slot in range(1, _ROLL_OPTIONS.shape[1]):
         np.maximum(values, options.take(_ROLL_OPTIONS[:, slot], axis=0), out=values)
-    # The rolls with as many options as there are slots have no room for the zero option.
-    np.maximum(values, options[0], out=values)
     return values
 
 
