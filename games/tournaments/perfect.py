@@ -10,13 +10,23 @@ the best the site's computer players know, not a proven optimum."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from games import advice, rules, strategy
 from games.daily import dice as shared
 from games.daily.perfect import play_stream
 from games.tournaments import dice, news
 from games.tournaments.models import Tournament
+from yahtzee_site.tasking import later
+
+LOST_AFTER = timedelta(minutes=2)
+"""How long after its end a tournament may lack perfect play's total before its page asks the
+worker again (the task takes well under a second; one lost to a worker down, or to an enqueue
+that failed, would leave "working it out…" for good)."""
 
 
 def total_on(
@@ -45,3 +55,19 @@ def work_out(tournament_id: int) -> bool:
         if written:
             news.tell(tournament_id)  # the final standings gain its line
     return bool(written)
+
+
+def ask_again_if_lost(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Enqueue the perfect bot again for ``tournament`` when it has been over for
+    ``LOST_AFTER`` without its total; at most once a ``LOST_AFTER`` per tournament (a cache
+    key), so a page asked for often enqueues once. Whether it asked."""
+    from games.tournaments import tasks  # the tasks call this module
+
+    if tournament.ended_at is None or tournament.perfect_total is not None:
+        return False
+    if (now or timezone.now()) - tournament.ended_at < LOST_AFTER:
+        return False
+    if not cache.add(f"tournament-perfect-asked:{tournament.pk}", 1, LOST_AFTER.total_seconds()):
+        return False
+    later(tasks.work_out_perfect, tournament_id=tournament.pk)
+    return True

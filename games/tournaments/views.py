@@ -25,7 +25,7 @@ from games import rules
 from games.daily import presenters as daily_presenters
 from games.daily import results as daily_results
 from games.errors import BadInput, GameError, GameNotFound, status_for
-from games.tournaments import clock, selectors, services, weekly
+from games.tournaments import clock, perfect, selectors, services, weekly
 from games.tournaments.models import MAX_PLAYERS, Tournament
 from yahtzee_site import numbers
 
@@ -130,8 +130,11 @@ def _tournament_or_404(token: str) -> Tournament:
 
 @require_GET
 def page(request: HtmxRequest, token: str) -> HttpResponse:
-    """The tournament's page; for htmx (the poll while it runs), its standings alone."""
-    return render_page(request, _tournament_or_404(token))
+    """The tournament's page; for htmx (the poll while it runs), its standings alone. Over
+    long since without perfect play's total, it asks the worker again (``perfect``)."""
+    tournament = _tournament_or_404(token)
+    perfect.ask_again_if_lost(tournament)
+    return render_page(request, tournament)
 
 
 def render_page(

@@ -184,3 +184,37 @@ def test_a_yatzy_tournament_works_it_out_on_yatzys_table(make_user):
     assert tournament.perfect_total == replayed(_site_key(), tournament.pk, rules.YATZY)
     assert tournament.perfect_total == played.match().sheets[0].grand_total
     assert set(played.match().sheets[0].cards[0]) == set(rules.YATZY.boxes)
+
+
+def test_a_lost_perfect_task_is_asked_again_by_the_page_once_in_a_while(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A tournament over for a while without perfect play's total (its task lost) has its page
+    ask the worker again: once, however often the page is asked for, and not while the first
+    task may still be on its way."""
+    from django.core.cache import cache
+
+    alice = make_user("alice")
+    tournament = started_with(alice)
+    services.end(user=tournament.host, token=tournament.token)
+    asked: list[dict] = []
+    monkeypatch.setattr(
+        perfect, "later", lambda task, **kw: asked.append({"task": task.name, **kw})
+    )
+    cache.delete(f"tournament-perfect-asked:{tournament.pk}")
+
+    def lost_since(minutes: float) -> None:
+        Tournament.objects.filter(pk=tournament.pk).update(
+            perfect_total=None, ended_at=timezone.now() - timedelta(minutes=minutes)
+        )
+
+    lost_since(1)  # its task may still be on its way
+    with django_capture_on_commit_callbacks(execute=True):
+        Client().get(_url(tournament))
+    assert asked == []
+
+    lost_since(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            assert Client().get(_url(tournament)).status_code == 200
+    assert asked == [{"task": tasks.work_out_perfect.name, "tournament_id": tournament.pk}]
