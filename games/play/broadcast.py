@@ -7,9 +7,9 @@ news (its standings changed: each process that has streams of it reads them once
 same ``Pushed`` event to all of them, ``games.play.coalescing``). ``publish`` sends it to Redis
 pub/sub when ``REDIS_URL`` is set, so every process on every node hears it; without Redis it
 goes straight to this process's ``hub`` (one node, one process: ``make run``). One thread per
-process listens to Redis (``redis.asyncio`` in a loop of its own) and hands each message to the
-hub; the hub wakes the streams it concerns, in whatever event loop each one runs, so an idle
-stream costs neither a thread nor a query.
+process listens to Redis and hands each message to the hub (``games.play.listening``); the hub
+wakes the streams it concerns, in whatever event loop each one runs, so an idle stream costs
+neither a thread nor a query.
 """
 
 from __future__ import annotations
@@ -17,17 +17,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis
-import redis.asyncio as aioredis
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
@@ -383,92 +380,3 @@ def _secret_mark(secret: str) -> str:
     return salted_hmac("games.play.broadcast", "", secret=secret, algorithm="sha256").hexdigest()[
         :10
     ]
-
-
-# --- Listening to Redis: one thread per process ----------------------------------------------
-
-
-LISTENER_NAME = f"yahtzee-live-{os.getpid()}"
-"""How this process's listener names itself to Redis (``CLIENT LIST`` shows it)."""
-
-
-class RedisListener:
-    """A daemon thread subscribed to the channel, handing every message to ``hub``.
-
-    After each (re)subscription it asks every game with a stream here to recheck its version
-    (``resync``), and every tournament's standings to be read again: a message published while
-    it was not subscribed is never lost for good.
-    """
-
-    RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
-
-    def __init__(self, url: str, name: str, resync: Callable[[Iterable[int]], None]) -> None:
-        self.url, self.name, self.resync = url, name, resync
-        self.subscribed = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="live-redis", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        asyncio.run(self._listen())
-
-    async def _listen(self) -> None:
-        failures = 0
-        while True:
-            try:
-                # A connection that died without a word is found out within a health check.
-                client = aioredis.Redis.from_url(
-                    self.url,
-                    socket_connect_timeout=2,
-                    health_check_interval=15,
-                    client_name=LISTENER_NAME,
-                )
-                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(self.name)
-                    self.subscribed.set()
-                    failures = 0
-                    await asyncio.to_thread(self.resync, hub.games())
-                    for tournament_id in hub.tournaments():  # their standings read afresh
-                        hub.deliver(standings_news(tournament_id))
-                    while True:
-                        # Waking every 15 s at least: the next read then pings (the health
-                        # check), so a connection that died silently raises and is replaced.
-                        message = await pubsub.get_message(timeout=15.0)
-                        if message is not None and message.get("type") == "message":
-                            hub.deliver(json.loads(message["data"]))
-            except (redis.RedisError, OSError, ValueError) as exc:
-                self.subscribed.clear()
-                pause = self.RETRY_SECONDS[min(failures, len(self.RETRY_SECONDS) - 1)]
-                failures += 1
-                log.warning(
-                    "The streams' Redis listener lost %s (%s); again in %ss", self.url, exc, pause
-                )
-                await asyncio.sleep(pause)
-
-
-_listeners: dict[tuple[str, str], RedisListener] = {}
-_listeners_lock = threading.Lock()
-
-
-def listener(resync: Callable[[Iterable[int]], None]) -> RedisListener | None:
-    """This process's Redis listener (started on first use), or ``None`` without Redis."""
-    url = redis_url()
-    if not url:
-        return None
-    key = (url, channel())
-    with _listeners_lock:
-        if key not in _listeners:
-            _listeners[key] = RedisListener(url, key[1], resync)
-        return _listeners[key]
-
-
-async def ready(resync: Callable[[Iterable[int]], None], *, within: float = 3.0) -> bool:
-    """Whether this process hears every change now (subscribed to Redis, or no Redis to hear)."""
-    found = listener(resync)
-    if found is None:
-        return True
-    deadline = time.monotonic() + within
-    while not found.subscribed.is_set():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True

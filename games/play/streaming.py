@@ -24,7 +24,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare
 
-from games.play import broadcast
+from games.play import broadcast, listening
 from yahtzee_site import numbers
 
 
@@ -86,7 +86,7 @@ async def unavailable(
         # A WSGI server would hold one of its few threads for each stream (and Django would
         # read the whole endless stream before sending any of it): the page asks instead.
         return Refused(503, "Live updates need the ASGI server: this page asks instead.")
-    if not await broadcast.ready(resync):
+    if not await listening.ready(resync):
         return Refused(503, "Live updates are unavailable: this page asks instead.")
     return None
 

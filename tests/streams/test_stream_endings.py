@@ -19,7 +19,7 @@ from django.test import RequestFactory
 from accounts.models import User
 from games import rules
 from games.models import Game
-from games.play import broadcast, stream
+from games.play import broadcast, listening, stream
 from games.tables import services
 from tests.factories import roll_now, score_now
 from tests.streams.reader import async_client_for, open_stream, run, stream_url
@@ -242,12 +242,12 @@ def test_news_published_while_the_redis_listener_was_away_still_reaches_the_stre
 
     async def scenario() -> None:
         reader = await open_stream(bobs, stream_url(online, since=online.version))
-        listener = broadcast.listener(stream.resync)
+        listener = listening.listener(stream.resync)
         assert listener is not None
 
         def roll_while_the_listener_is_cut_off() -> None:
             # Its connection killed: the roll's news is published to nobody in this process.
-            ours = [c for c in server.client_list() if c["name"] == broadcast.LISTENER_NAME]
+            ours = [c for c in server.client_list() if c["name"] == listening.LISTENER_NAME]
             assert ours, "the listener is not connected"
             for client in ours:
                 server.client_kill_filter(_id=client["id"])
