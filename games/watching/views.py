@@ -16,7 +16,6 @@ from django.shortcuts import render
 from django.template import engines
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.html import escape
 from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST, require_safe
@@ -55,12 +54,10 @@ def _watch(request: HtmxRequest, watched: selectors.Watched | None) -> HttpRespo
     response: HttpResponseBase
     if request.htmx and _asked(request, tag):
         response = HttpResponseNotModified()
-    elif request.htmx:
-        title = f"<title>{escape(_title(watched))}</title>\n"
-        response = HttpResponse(title + _fragment(watched, tag))
     else:
         context = {"fragment": _fragment(watched, tag), "title": _title(watched)}
-        response = render(request, "games/watching/watch.html", context)
+        page = "games/watching/partial.html" if request.htmx else "games/watching/watch.html"
+        response = render(request, page, context)
     if request.htmx:
         response["ETag"] = tag
     # A browser may keep the partial but must ask every time (htmx's GETs go through its cache).
